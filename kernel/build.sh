@@ -1,0 +1,98 @@
+#!/bin/sh
+# Build one step into build/out/step-NN/:
+#   bzImage            the kernel the VM boots
+#   include/           the step's UAPI headers, libbpf's headers, kselftest.h
+#   libbpf/libbpf.a    static libbpf from the step's tools/lib/bpf
+#   stamp              what it was built from (commit + config fragments)
+#
+#   kernel/build.sh STEP
+#
+# All steps share one object directory (build/obj) and ccache, so moving
+# from step-NN to the next recompiles only what the step's patch touched.
+# A step whose stamp matches its branch and config is not rebuilt at all.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+take_lock
+step=$(resolve_step "${1:-}")
+id=$(step_id "$step")
+dest=$OUT/step-$id
+FRAGMENTS="$TOP/kernel/config/base.config"
+JOBS=${JOBS:-$(nproc)}
+
+sh "$TOP/kernel/tree.sh" checkout "$id"
+commit=$(git -C "$LINUX" rev-parse HEAD)
+want="$commit $(file_hash $FRAGMENTS)"
+if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] &&
+	[ -f "$dest/bzImage" ] && [ -f "$dest/libbpf/libbpf.a" ]; then
+	info "step-$id: up to date (${commit%"${commit#????????????}"})"
+	exit 0
+fi
+rm -f "$dest/stamp"
+mkdir -p "$dest" "$OBJ"
+
+# ccache keys on paths relative to CCACHE_BASEDIR, so a fresh clone in
+# another folder (as CI makes) reuses the cache.  Fixed build metadata
+# keeps init/version.c and friends identical between runs.
+export CCACHE_BASEDIR="$TOP" CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
+export KBUILD_BUILD_TIMESTAMP="1970-01-01" KBUILD_BUILD_USER=bpftok KBUILD_BUILD_HOST=vm
+KMAKE="make -s -C $LINUX O=$OBJ -j$JOBS CC=ccache\ gcc"
+
+configure() {
+	# The fragment with reasons stripped: "CONFIG_X=y  # why" -> "CONFIG_X=y"
+	sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=[^[:space:]#]*\).*/\1/p' $FRAGMENTS >"$OBJ/fragment.config"
+	fhash=$(file_hash "$OBJ/fragment.config")
+	if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/fragment.hash" 2>/dev/null)" != "$fhash" ]; then
+		info "step-$id: configuring (tinyconfig + kernel/config/base.config)"
+		eval "$KMAKE tinyconfig" >/dev/null
+		(cd "$OBJ" && "$LINUX/scripts/kconfig/merge_config.sh" -m -O "$OBJ" \
+			"$OBJ/.config" "$OBJ/fragment.config") >"$OBJ/merge.log" 2>&1 ||
+			{ cat "$OBJ/merge.log" >&2; die "merge_config.sh failed"; }
+		printf '%s\n' "$fhash" >"$OBJ/fragment.hash"
+	fi
+	eval "$KMAKE olddefconfig" >/dev/null
+	# Every requested option must have survived Kconfig's dependency rules.
+	missing=
+	while IFS= read -r line; do
+		grep -qx "$line" "$OBJ/.config" || missing="$missing ${line%%=*}"
+	done <"$OBJ/fragment.config"
+	[ -z "$missing" ] ||
+		die "these options of kernel/config/base.config did not make it into .config (a dependency is missing):$missing"
+}
+
+build_kernel() {
+	info "step-$id: building bzImage (incremental; cold about 5 min on 2 cores)"
+	eval "$KMAKE bzImage" 2>"$OBJ/build-warnings.log" ||
+		{ cat "$OBJ/build-warnings.log" >&2; die "kernel build of step-$id failed"; }
+	if [ -s "$OBJ/build-warnings.log" ]; then
+		cp "$OBJ/build-warnings.log" "$dest/build-warnings.log"
+		info "step-$id: compiler warnings in $dest/build-warnings.log"
+	fi
+	cp "$OBJ/arch/x86/boot/bzImage" "$dest/bzImage.new"
+	mv "$dest/bzImage.new" "$dest/bzImage"
+}
+
+install_headers() {
+	rm -rf "$dest/include"
+	eval "$KMAKE headers_install INSTALL_HDR_PATH=$dest" >/dev/null
+	cp "$LINUX/tools/testing/selftests/kselftest.h" "$dest/include/"
+}
+
+build_libbpf() {
+	info "step-$id: building libbpf.a from the step's tools/lib/bpf"
+	rm -rf "$dest/libbpf"
+	mkdir -p "$dest/libbpf"
+	make -s -C "$LINUX/tools/lib/bpf" OUTPUT="$dest/libbpf/" CC="ccache gcc" \
+		-j"$JOBS" "$dest/libbpf/libbpf.a" >"$dest/libbpf/build.log" 2>&1 ||
+		{ cat "$dest/libbpf/build.log" >&2; die "libbpf build of step-$id failed"; }
+	make -s -C "$LINUX/tools/lib/bpf" OUTPUT="$dest/libbpf/" DESTDIR="$dest" prefix= \
+		install_headers >>"$dest/libbpf/build.log" 2>&1 ||
+		{ cat "$dest/libbpf/build.log" >&2; die "libbpf header install of step-$id failed"; }
+}
+
+configure
+build_kernel
+install_headers
+build_libbpf
+printf '%s\n' "$want" >"$dest/stamp"
+info "step-$id: built into build/out/step-$id"

@@ -1,0 +1,112 @@
+# Shared shell helpers for kernel/ and vm/ scripts.  POSIX sh, sourced.
+#
+# Paths are absolute so scripts can run from any directory.  TOP is the
+# project checkout; every generated file lives under $BUILD.
+
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+BUILD=${BUILD:-$TOP/build}
+LINUX=$BUILD/linux
+OBJ=$BUILD/obj
+OUT=$BUILD/out
+SERIES=$TOP/steps/series
+KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+info() {
+	printf '==> %s\n' "$*"
+}
+
+# The step list: one folder name of steps/ per line, in order; blank
+# lines and '#' comments are ignored.  Every listed folder must exist and
+# every step but the first must carry a patch.
+series_steps() {
+	[ -f "$SERIES" ] || die "missing $SERIES"
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES"
+}
+
+check_series() {
+	first=1
+	for s in $(series_steps); do
+		case $s in
+		[0-9][0-9]-*|[0-9][0-9][a-z]-*) ;;
+		*) die "steps/series: '$s' is not of the form NN-slug or NNx-slug" ;;
+		esac
+		[ -d "$TOP/steps/$s" ] || die "steps/series lists '$s' but steps/$s/ does not exist"
+		[ -f "$TOP/steps/$s/NOTES.md" ] || die "steps/$s/NOTES.md is missing"
+		if [ $first = 1 ]; then
+			[ ! -f "$TOP/steps/$s/patch" ] ||
+				die "steps/$s is the pristine base and must not have a patch"
+		else
+			[ -f "$TOP/steps/$s/patch" ] || die "steps/$s/patch is missing"
+		fi
+		first=0
+	done
+}
+
+# step_id 01-bpf-net-capable -> 01
+step_id() {
+	printf '%s\n' "${1%%-*}"
+}
+
+# Turn what a user typed as STEP (01, 1, 01-bpf-net-capable) into the
+# step's folder name, or stop with the list of valid steps.
+resolve_step() {
+	want=$1
+	[ -n "$want" ] || die "no STEP given; valid steps: $(series_ids)"
+	case $want in
+	[0-9]) want=0$want ;;
+	esac
+	for s in $(series_steps); do
+		if [ "$want" = "$s" ] || [ "$want" = "$(step_id "$s")" ]; then
+			printf '%s\n' "$s"
+			return 0
+		fi
+	done
+	die "unknown STEP '$1'; valid steps: $(series_ids)"
+}
+
+series_ids() {
+	ids=
+	for s in $(series_steps); do
+		ids="$ids $(step_id "$s")"
+	done
+	printf '%s\n' "${ids# }"
+}
+
+# The step before $1 in the series (empty for the first).
+prev_step() {
+	prev=
+	for s in $(series_steps); do
+		if [ "$s" = "$1" ]; then
+			printf '%s\n' "$prev"
+			return 0
+		fi
+		prev=$s
+	done
+	die "step '$1' is not in steps/series"
+}
+
+branch_of() {
+	printf 'step-%s\n' "$(step_id "$1")"
+}
+
+# One make at a time per checkout: two builds sharing build/obj would
+# corrupt each other.  Nested scripts inherit the lock.
+take_lock() {
+	[ -n "${BPFTOK_LOCKED:-}" ] && return 0
+	mkdir -p "$BUILD"
+	exec 9>"$BUILD/.lock"
+	if ! flock -n 9; then
+		die "another make is already running in $TOP (lock $BUILD/.lock); wait for it to finish"
+	fi
+	BPFTOK_LOCKED=1
+	export BPFTOK_LOCKED
+}
+
+file_hash() {
+	cat "$@" | sha256sum | cut -c1-16
+}

@@ -1,0 +1,175 @@
+#!/bin/sh
+# build/linux: Debian's linux-source-6.1 as a git repository with one
+# branch per step.
+#
+#   kernel/tree.sh apply          extract if needed, (re)apply changed steps
+#   kernel/tree.sh checkout STEP  apply, then check out branch step-NN
+#   kernel/tree.sh refresh STEP   turn commits on step-NN back into its patch
+#
+# steps/ is the single source of truth.  A record of what each branch was
+# made from (patch hash and parent commit) lives in .git/bpftok-steps, so
+# re-running only redoes steps whose patch or parent changed.  Nothing the
+# user wrote in build/linux is ever thrown away: uncommitted edits and
+# commits on a step branch stop the script with instructions instead.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+STATE=$LINUX/.git/bpftok-steps
+
+git_linux() {
+	git -C "$LINUX" "$@"
+}
+
+extract_pristine() {
+	[ -f "$KERNEL_TARBALL" ] ||
+		die "$KERNEL_TARBALL not found; run 'make deps' (installs linux-source-6.1)"
+	tmp=$BUILD/linux.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	info "extracting $(basename "$KERNEL_TARBALL") into build/linux (about a minute)"
+	tar -xJf "$KERNEL_TARBALL" -C "$tmp" --strip-components=1
+	version=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+	info "committing the pristine tree as step-00 (Debian $version)"
+	git -C "$tmp" init -q -b step-00
+	git -C "$tmp" config user.name "bpf-token steps"
+	git -C "$tmp" config user.email "bpf-token-steps@localhost"
+	git -C "$tmp" config feature.manyFiles true
+	git -C "$tmp" config gc.auto 0
+	git -C "$tmp" config core.abbrev 12
+	# -f: commit the tarball exactly, including files a .gitignore names
+	git -C "$tmp" add -A -f .
+	git -C "$tmp" commit -q -m "Debian linux-source-6.1 $version (pristine)" \
+		-m "Step 00: the unmodified base every later step applies to."
+	git -C "$tmp" tag pristine
+	mv "$tmp" "$LINUX"
+}
+
+# Refuse to touch a tree with uncommitted work, and say how to keep it.
+ensure_clean() {
+	dirty=$(git_linux status --porcelain --untracked-files=normal)
+	[ -z "$dirty" ] && return 0
+	printf '%s\n' "$dirty" | sed 's/^/    /' >&2
+	cur=$(git_linux symbolic-ref --short -q HEAD || echo "a detached HEAD")
+	die "build/linux has uncommitted changes (above) on $cur; nothing was touched.
+  To keep them as part of a step: git -C build/linux commit -a, then make refresh STEP=NN
+  To set them aside:             git -C build/linux stash
+  To drop them:                  git -C build/linux checkout -- . && git -C build/linux clean -fd"
+}
+
+recorded() {
+	# recorded STEP FIELD: field 2 = patch hash, 3 = parent commit, 4 = result
+	[ -f "$STATE" ] || return 0
+	awk -v s="$1" -v f="$2" '$1 == s { v = $f } END { if (v != "") print v }' "$STATE"
+}
+
+record() {
+	touch "$STATE"
+	awk -v s="$1" '$1 != s' "$STATE" >"$STATE.new"
+	printf '%s %s %s %s\n' "$1" "$2" "$3" "$4" >>"$STATE.new"
+	mv "$STATE.new" "$STATE"
+}
+
+# A branch that moved past what we recorded holds the user's commits.
+guard_user_commits() {
+	step=$1 branch=$(branch_of "$1")
+	want=$(recorded "$step" 4)
+	have=$(git_linux rev-parse -q --verify "refs/heads/$branch" || true)
+	[ -n "$want" ] && [ -n "$have" ] && [ "$want" != "$have" ] || return 0
+	die "branch $branch was changed in build/linux (commits not in steps/$step/patch); nothing was touched.
+  To keep them:  make refresh STEP=$(step_id "$step")
+  To drop them:  git -C build/linux branch -f $branch $want"
+}
+
+apply_step() {
+	step=$1 prev=$2
+	branch=$(branch_of "$step")
+	parent=$(git_linux rev-parse "$(branch_of "$prev")")
+	patch=$TOP/steps/$step/patch
+	phash=$(file_hash "$patch")
+	have=$(git_linux rev-parse -q --verify "refs/heads/$branch" || true)
+	if [ "$(recorded "$step" 2)" = "$phash" ] &&
+		[ "$(recorded "$step" 3)" = "$parent" ] &&
+		[ "$(recorded "$step" 4)" = "$have" ]; then
+		return 0
+	fi
+	guard_user_commits "$step"
+	info "applying steps/$step/patch -> branch $branch"
+	git_linux checkout -q --detach "$parent"
+	if ! git_linux am -q --keep-cr "$patch" >"$BUILD/am.log" 2>&1; then
+		sed 's/^/    /' "$BUILD/am.log" >&2
+		git_linux am --abort >/dev/null 2>&1 || true
+		die "steps/$step/patch does not apply on $(branch_of "$prev") (git am output above).
+  Fix the patch, or rebuild it: check out $(branch_of "$prev"), apply by hand, commit, make refresh STEP=$(step_id "$step")"
+	fi
+	result=$(git_linux rev-parse HEAD)
+	git_linux branch -f "$branch" "$result"
+	record "$step" "$phash" "$parent" "$result"
+}
+
+apply_all() {
+	check_series
+	mkdir -p "$BUILD"
+	[ -d "$LINUX/.git" ] || extract_pristine
+	ensure_clean
+	here=$(git_linux symbolic-ref --short -q HEAD || true)
+	prev=
+	for s in $(series_steps); do
+		if [ -z "$prev" ]; then
+			git_linux rev-parse -q --verify "refs/heads/$(branch_of "$s")" >/dev/null ||
+				git_linux branch "$(branch_of "$s")" pristine
+		else
+			apply_step "$s" "$prev"
+		fi
+		prev=$s
+	done
+	# Leave HEAD on a branch, so that commits a user makes land on a step.
+	if [ -n "$here" ] && git_linux rev-parse -q --verify "refs/heads/$here" >/dev/null; then
+		git_linux checkout -q "$here"
+	else
+		git_linux checkout -q "$(branch_of "$prev")"
+	fi
+}
+
+checkout_step() {
+	step=$(resolve_step "$1")
+	apply_all
+	git_linux checkout -q "$(branch_of "$step")"
+}
+
+# Squash everything on step-NN since step-(NN-1) into one commit, keep the
+# step's original message, write it back to steps/NN-*/patch, and let
+# apply_all rebuild the later steps on top of it.
+refresh_step() {
+	step=$(resolve_step "$1")
+	prev=$(prev_step "$step")
+	[ -n "$prev" ] || die "step $step is the pristine base; it has no patch to refresh"
+	[ -d "$LINUX/.git" ] || die "build/linux does not exist yet; run make tree first"
+	ensure_clean
+	branch=$(branch_of "$step")
+	base=$(git_linux rev-parse "$(branch_of "$prev")")
+	orig=$(recorded "$step" 4)
+	[ -n "$orig" ] || die "no record of how $branch was made; run make tree first"
+	git_linux merge-base --is-ancestor "$base" "$branch" ||
+		die "$branch is not based on $(branch_of "$prev"); rebase it first"
+	git_linux checkout -q --detach "$branch"
+	git_linux reset -q --soft "$base"
+	git_linux commit -q --allow-empty -C "$orig"
+	git_linux format-patch -q -1 --stdout --no-signature --zero-commit HEAD \
+		>"$TOP/steps/$step/patch.new"
+	mv "$TOP/steps/$step/patch.new" "$TOP/steps/$step/patch"
+	result=$(git_linux rev-parse HEAD)
+	git_linux branch -f "$branch" "$result"
+	record "$step" "$(file_hash "$TOP/steps/$step/patch")" "$base" "$result"
+	info "wrote steps/$step/patch; re-applying the later steps"
+	git_linux checkout -q "$branch"
+	apply_all
+}
+
+take_lock
+cmd=${1:-apply}
+case $cmd in
+apply) apply_all ;;
+checkout) checkout_step "${2:-}" ;;
+refresh) refresh_step "${2:-}" ;;
+*) die "usage: kernel/tree.sh apply | checkout STEP | refresh STEP" ;;
+esac
