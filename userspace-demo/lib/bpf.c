@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Raw bpf() as the kernel sees it: the attr union from the step's own
+ * <linux/bpf.h> and the size we pass.  The kernel refuses any non-zero
+ * byte past the last field it knows (bpf_check_uarg_tail_zero and
+ * CHECK_ATTR), which is why a field that a later step adds reads as
+ * EINVAL on an earlier kernel.
+ */
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "demo.h"
+
+int demo_bpf(int cmd, union bpf_attr *attr, unsigned int size)
+{
+	long ret = syscall(SYS_bpf, cmd, attr, size);
+
+	return ret < 0 ? -errno : (int)ret;
+}
+
+int demo_map_create_simple(enum bpf_map_type type, uint32_t key_size,
+			   uint32_t value_size, uint32_t max_entries)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = type;
+	attr.key_size = key_size;
+	attr.value_size = value_size;
+	attr.max_entries = max_entries;
+	return demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+}
+
+int demo_prog_load_simple(enum bpf_prog_type type, enum bpf_attach_type expected,
+			  const struct bpf_insn *insns, uint32_t insn_cnt)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = type;
+	attr.expected_attach_type = expected;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = insn_cnt;
+	attr.license = (uintptr_t)"GPL";
+	return demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+}

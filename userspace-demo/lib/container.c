@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The container side of the flow and the privileged parent that serves it:
+ * namespaces, the new mount API, SCM_RIGHTS, and the protocol between them.
+ *
+ *   child (new userns + mountns)          parent (init userns, root)
+ *   fs_fd = fsopen("bpf")
+ *   fsconfig(fs_fd, "delegate_*", ...)
+ *   send fs_fd  ------------------------> fsconfig(FSCONFIG_CMD_CREATE)
+ *                                         mnt_fd = fsmount(fs_fd)
+ *   recv mnt_fd <------------------------ send mnt_fd (or the errno)
+ *   fn(mnt_fd): token, map, prog, ...
+ *
+ * The superblock is created by the parent, but it belongs to the child's
+ * user namespace: the fs_context captured that namespace at fsopen() time.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/mount.h>
+
+#include "demo.h"
+
+static int write_file(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int demo_enter_userns(void)
+{
+	char map[64];
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	int err;
+
+	if (unshare(CLONE_NEWUSER))
+		return -errno;
+	/* an unprivileged writer of gid_map must give up setgroups() first */
+	err = write_file("/proc/self/setgroups", "deny");
+	if (err)
+		return err;
+	snprintf(map, sizeof(map), "0 %u 1", uid);
+	err = write_file("/proc/self/uid_map", map);
+	if (err)
+		return err;
+	snprintf(map, sizeof(map), "0 %u 1", gid);
+	return write_file("/proc/self/gid_map", map);
+}
+
+int demo_enter_mountns(void)
+{
+	if (unshare(CLONE_NEWNS))
+		return -errno;
+	/* keep our mounts from propagating back to the parent's namespace */
+	if (syscall(SYS_mount, NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -errno;
+	return 0;
+}
+
+/* ---- mount API: raw syscalls, so the step's <linux/mount.h> is used ---- */
+
+int demo_fsopen(const char *fstype)
+{
+	int fd = syscall(SYS_fsopen, fstype, FSOPEN_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int demo_fsconfig_string(int fs_fd, const char *key, const char *value)
+{
+	if (syscall(SYS_fsconfig, fs_fd, FSCONFIG_SET_STRING, key, value, 0))
+		return -errno;
+	return 0;
+}
+
+int demo_fs_create(int fs_fd)
+{
+	if (syscall(SYS_fsconfig, fs_fd, FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+		return -errno;
+	return 0;
+}
+
+int demo_fsmount(int fs_fd)
+{
+	int fd = syscall(SYS_fsmount, fs_fd, FSMOUNT_CLOEXEC, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * A filesystem explains a refused option or mount in the fs_context log,
+ * which is read from the context fd one message per read(): "e ..." for
+ * errors, "w ..." for warnings, "i ..." for information.
+ */
+void demo_print_fs_log(int fs_fd, const char *who)
+{
+	char buf[512];
+	ssize_t n;
+
+	while ((n = read(fs_fd, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		demo_note("%s: fs_context log: %s", who, buf);
+	}
+}
+
+/* ---- SCM_RIGHTS: one int of payload (an errno or 0), maybe one fd ---- */
+
+int demo_send_fd(int sock, int fd, int err)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov = { .iov_base = &err, .iov_len = sizeof(err) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *cmsg;
+
+	if (fd >= 0) {
+		memset(&control, 0, sizeof(control));
+		msg.msg_control = control.buf;
+		msg.msg_controllen = sizeof(control.buf);
+		cmsg = CMSG_FIRSTHDR(&msg);
+		cmsg->cmsg_level = SOL_SOCKET;
+		cmsg->cmsg_type = SCM_RIGHTS;
+		cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	}
+	if (sendmsg(sock, &msg, MSG_NOSIGNAL) != sizeof(err))
+		return -errno;
+	return 0;
+}
+
+int demo_recv_fd(int sock, int *fd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	int err = 0;
+	struct iovec iov = { .iov_base = &err, .iov_len = sizeof(err) };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control.buf, .msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg;
+	ssize_t n;
+
+	*fd = -1;
+	n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	if (n < 0)
+		return -errno;
+	if (n != sizeof(err))
+		return -EPIPE;	/* the peer died before answering */
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (cmsg && cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS)
+		memcpy(fd, CMSG_DATA(cmsg), sizeof(int));
+	return err;
+}
+
+/* ---- the flow ---- */
+
+static int container_child(int sock, const struct demo_fsopt *opts,
+			   demo_userns_fn fn, void *arg)
+{
+	int fs_fd, mnt_fd, err;
+
+	err = demo_enter_userns();
+	if (!err)
+		err = demo_enter_mountns();
+	if (err) {
+		demo_note("container: entering user+mount namespace: %s",
+			  demo_result_name(err));
+		return err;
+	}
+	fs_fd = demo_fsopen("bpf");
+	if (fs_fd < 0) {
+		demo_note("container: fsopen(\"bpf\"): %s", demo_result_name(fs_fd));
+		demo_send_fd(sock, -1, fs_fd);
+		return fs_fd;
+	}
+	for (; opts && opts->key; opts++) {
+		err = demo_fsconfig_string(fs_fd, opts->key, opts->value);
+		if (err) {
+			demo_note("container: fsconfig %s=%s: %s", opts->key,
+				  opts->value, demo_result_name(err));
+			demo_print_fs_log(fs_fd, "container");
+			demo_send_fd(sock, -1, err);
+			return err;
+		}
+	}
+	err = demo_send_fd(sock, fs_fd, 0);
+	close(fs_fd);
+	if (err)
+		return err;
+	err = demo_recv_fd(sock, &mnt_fd);
+	if (err)
+		return err;	/* the parent already said why */
+	err = fn(mnt_fd, arg);
+	close(mnt_fd);
+	return err;
+}
+
+/* Create and mount the child's BPF FS context; answer with mnt fd or errno. */
+static void privileged_parent(int sock)
+{
+	int fs_fd, mnt_fd, err;
+
+	err = demo_recv_fd(sock, &fs_fd);
+	if (err || fs_fd < 0)
+		return;		/* the child failed first and reports it */
+	err = demo_fs_create(fs_fd);
+	if (err) {
+		demo_note("parent: FSCONFIG_CMD_CREATE: %s", demo_result_name(err));
+		demo_print_fs_log(fs_fd, "parent");
+		demo_send_fd(sock, -1, err);
+		close(fs_fd);
+		return;
+	}
+	mnt_fd = demo_fsmount(fs_fd);
+	close(fs_fd);
+	if (mnt_fd < 0) {
+		demo_note("parent: fsmount: %s", demo_result_name(mnt_fd));
+		demo_send_fd(sock, -1, mnt_fd);
+		return;
+	}
+	demo_send_fd(sock, mnt_fd, 0);
+	close(mnt_fd);
+}
+
+int demo_run_in_container(const struct demo_fsopt *opts, demo_userns_fn fn, void *arg)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -DEMO_SETUP_FAILED;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -DEMO_SETUP_FAILED;
+	if (pid == 0) {
+		close(sv[0]);
+		demo_exit_result(container_child(sv[1], opts, fn, arg));
+	}
+	close(sv[1]);
+	privileged_parent(sv[0]);
+	close(sv[0]);
+	return demo_wait_result(pid);
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The demo library: everything the per-step demos share.
+ *
+ *   cases      run named cases, compare each result with what the running
+ *              step's kernel is expected to return, print KTAP
+ *   userns     enter a user namespace (root mapping) and a mount namespace
+ *   mount API  fsopen/fsconfig/fsmount wrappers that print the fs_context log
+ *   fd passing SCM_RIGHTS over a unix socket
+ *   flow       the "container child + privileged parent" protocol of the
+ *              BPF token series' selftest
+ *   caps       drop and restore effective capabilities (libcap)
+ *   bpf        raw bpf() wrappers built against the step's UAPI header
+ *
+ * Functions return 0 (or an fd) on success and -errno on failure, so a
+ * case can hand the kernel's answer straight back to the harness.
+ */
+#ifndef DEMO_H
+#define DEMO_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/bpf.h>
+#include <linux/capability.h>
+
+/* ---- cases and expectations ---- */
+
+/*
+ * What a case returns on the kernel of each step: a list of
+ * { first step, result } pairs in series order.  The entry that applies is
+ * the last one whose step is not after the running step, so
+ *   EXPECT({ "00", -EINVAL }, { "04", 0 })
+ * reads "EINVAL on steps 00-03, success from step 04 on".
+ */
+struct demo_expect {
+	const char *since;
+	int result;
+};
+#define EXPECT(...) ((const struct demo_expect[]){ __VA_ARGS__, { NULL, 0 } })
+
+struct demo_case {
+	const char *name;		/* "area.what", e.g. "map.token_and_cap" */
+	int (*run)(void);		/* 0 or -errno; runs in its own process */
+	const struct demo_expect *expect;
+};
+
+/* A case could not even set up (fork, socketpair, ...): never expected. */
+#define DEMO_SETUP_FAILED 255
+
+int demo_main(int argc, char **argv, const struct demo_case *cases, int n_cases);
+
+/* Carry a 0/-errno result out of a forked process, and back in. */
+void demo_exit_result(int result) __attribute__((noreturn));
+int demo_wait_result(int pid);
+
+/* "ok" for 0, "EPERM" for -EPERM, ... */
+const char *demo_result_name(int result);
+
+/* '# ' diagnostic line, as kselftest prints them */
+void demo_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- namespaces ---- */
+
+int demo_enter_userns(void);	/* new user ns, uid/gid 0 mapped to ours */
+int demo_enter_mountns(void);	/* new mount ns, / made private */
+
+/* ---- mount API ---- */
+
+/* One BPF FS delegation option as a string, e.g. { "delegate_cmds", "any" } */
+struct demo_fsopt {
+	const char *key;
+	const char *value;
+};
+
+int demo_fsopen(const char *fstype);
+int demo_fsconfig_string(int fs_fd, const char *key, const char *value);
+int demo_fs_create(int fs_fd);			/* FSCONFIG_CMD_CREATE */
+int demo_fsmount(int fs_fd);			/* detached mount, returns mnt fd */
+void demo_print_fs_log(int fs_fd, const char *who);
+
+/* ---- SCM_RIGHTS ---- */
+
+int demo_send_fd(int sock, int fd, int err);	/* fd < 0: send err only */
+int demo_recv_fd(int sock, int *fd);		/* returns the sender's err */
+
+/* ---- the container flow ---- */
+
+/*
+ * Fork a "container" child.  The child enters a new user and mount
+ * namespace, fsopen()s BPF FS, applies the options and sends the context
+ * fd to us, the privileged parent.  We create and fsmount() it and send the
+ * mount fd back.  The child then runs fn(mnt_fd, arg) and its result is
+ * returned here; the first failing step of the flow is returned instead if
+ * the flow stops early.
+ */
+typedef int (*demo_userns_fn)(int mnt_fd, void *arg);
+int demo_run_in_container(const struct demo_fsopt *opts, demo_userns_fn fn, void *arg);
+
+/* ---- capabilities ---- */
+
+/* Clear these from the effective set (they stay permitted). */
+int demo_caps_drop(const int *caps, int n);
+/* Raise these back into the effective set. */
+int demo_caps_raise(const int *caps, int n);
+#define DEMO_CAPS(...) ((const int[]){ __VA_ARGS__ }), \
+	(int)(sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))
+
+/* ---- raw bpf() ---- */
+
+/* bpf(cmd, attr, size) returning the fd/0 or -errno */
+int demo_bpf(int cmd, union bpf_attr *attr, unsigned int size);
+int demo_map_create_simple(enum bpf_map_type type, uint32_t key_size,
+			   uint32_t value_size, uint32_t max_entries);
+int demo_prog_load_simple(enum bpf_prog_type type, enum bpf_attach_type expected,
+			  const struct bpf_insn *insns, uint32_t insn_cnt);
+
+#define DEMO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* DEMO_H */
