@@ -1,0 +1,61 @@
+#!/bin/sh
+# The demo matrix: every demo case on every step's kernel.
+#
+#   vm/matrix.sh run     boot every step, run every demo (vm/run), then report
+#   vm/matrix.sh report  build/report/matrix.tsv from build/results/*.tsv
+#
+# A cell is the case's result on that step's kernel ("ok" or an errno name)
+# when it matched the expectation, "fail:GOT/EXPECTED" when it did not, and
+# "-" when that step was not run.
+set -eu
+. "$(dirname "$0")/../kernel/lib.sh"
+
+report() {
+	mkdir -p "$BUILD/report"
+	ids=$(series_ids)
+	tsv=$BUILD/report/matrix.tsv
+	for id in $ids; do
+		f=$BUILD/results/step-$id.tsv
+		[ -f "$f" ] && sed "s/^/$id\t/" "$f"
+	done | awk -F'\t' -v ids="$ids" '
+		{
+			row = $2 ":" $3
+			if (!(row in seen)) { seen[row] = 1; order[++n] = row }
+			cell[row, $1] = ($6 == "pass") ? $4 : "fail:" $4 "/" $5
+		}
+		END {
+			m = split(ids, col, " ")
+			printf "case"
+			for (j = 1; j <= m; j++) printf "\tstep-%s", col[j]
+			printf "\n"
+			for (i = 1; i <= n; i++) {
+				printf "%s", order[i]
+				for (j = 1; j <= m; j++) {
+					c = ((order[i], col[j]) in cell) ? cell[order[i], col[j]] : "-"
+					printf "\t%s", c
+				}
+				printf "\n"
+			}
+		}' >"$tsv.new"
+	mv "$tsv.new" "$tsv"
+	column -t -s "$(printf '\t')" "$tsv"
+	fails=$(grep -c 'fail:' "$tsv" || true)
+	missing=$(awk -F'\t' 'NR > 1 { for (i = 2; i <= NF; i++) if ($i == "-") n++ } END { print n + 0 }' "$tsv")
+	info "matrix: build/report/matrix.tsv, $fails failing cell(s), $missing not run"
+	[ "$fails" -eq 0 ] && [ "$missing" -eq 0 ]
+}
+
+run_all() {
+	status=0
+	for s in $(series_steps); do
+		sh "$TOP/vm/run" "$s" || status=1
+	done
+	report || status=1
+	return $status
+}
+
+case ${1:-} in
+run) run_all ;;
+report) report ;;
+*) die "usage: vm/matrix.sh run|report" ;;
+esac

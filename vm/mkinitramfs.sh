@@ -1,0 +1,40 @@
+#!/bin/sh
+# build/initramfs.cpio.gz: busybox-static, vm/init and every demo binary.
+#
+#   vm/mkinitramfs.sh DEMO-BINARY...
+#
+# The archive is written with the kernel tree's own usr/gen_init_cpio, which
+# can create /dev/console without root (the kernel opens it for /init's
+# stdio before devtmpfs is mounted).
+set -eu
+. "$(dirname "$0")/../kernel/lib.sh"
+
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+[ -x "$BUSYBOX" ] || die "$BUSYBOX not found; run 'make deps' (installs busybox-static)"
+! readelf -l "$BUSYBOX" | grep -q 'program interpreter' ||
+	die "$BUSYBOX is not static; run 'make deps' (busybox-static, not busybox)"
+[ -d "$LINUX" ] || die "build/linux is missing; run 'make tree'"
+
+gen=$BUILD/tools/gen_init_cpio
+if [ ! -x "$gen" ] || [ "$LINUX/usr/gen_init_cpio.c" -nt "$gen" ]; then
+	mkdir -p "$BUILD/tools"
+	gcc -O2 -o "$gen" "$LINUX/usr/gen_init_cpio.c"
+fi
+
+list=$BUILD/initramfs.list
+{
+	for d in /bin /dev /proc /sys /tmp /demos; do
+		echo "dir $d 0755 0 0"
+	done
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "file /bin/busybox $BUSYBOX 0755 0 0"
+	echo "slink /bin/sh busybox 0777 0 0"
+	echo "file /init $TOP/vm/init 0755 0 0"
+	for demo in "$@"; do
+		[ -x "$demo" ] || die "demo binary $demo is missing"
+		echo "file /demos/$(basename "$demo") $demo 0755 0 0"
+	done
+} >"$list"
+"$gen" "$list" | gzip -1 >"$BUILD/initramfs.cpio.gz.new"
+mv "$BUILD/initramfs.cpio.gz.new" "$BUILD/initramfs.cpio.gz"
+info "initramfs: busybox + $# demo(s) -> build/initramfs.cpio.gz"
