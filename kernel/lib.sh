@@ -29,7 +29,7 @@ series_steps() {
 }
 
 check_series() {
-	first=1
+	local first=1 s
 	for s in $(series_steps); do
 		case $s in
 		[0-9][0-9]-*|[0-9][0-9][a-z]-*) ;;
@@ -47,6 +47,9 @@ check_series() {
 	done
 }
 
+# Functions use 'local' (dash, bash and busybox sh all have it): the
+# scripts nest these calls and plain sh variables are global.
+
 # step_id 01-bpf-net-capable -> 01
 step_id() {
 	printf '%s\n' "${1%%-*}"
@@ -55,7 +58,7 @@ step_id() {
 # Turn what a user typed as STEP (01, 1, 01-bpf-net-capable) into the
 # step's folder name, or stop with the list of valid steps.
 resolve_step() {
-	want=$1
+	local want=$1 s
 	[ -n "$want" ] || die "no STEP given; valid steps: $(series_ids)"
 	case $want in
 	[0-9]) want=0$want ;;
@@ -70,7 +73,7 @@ resolve_step() {
 }
 
 series_ids() {
-	ids=
+	local ids= s
 	for s in $(series_steps); do
 		ids="$ids $(step_id "$s")"
 	done
@@ -79,7 +82,7 @@ series_ids() {
 
 # The step before $1 in the series (empty for the first).
 prev_step() {
-	prev=
+	local prev= s
 	for s in $(series_steps); do
 		if [ "$s" = "$1" ]; then
 			printf '%s\n' "$prev"

@@ -21,6 +21,7 @@ git_linux() {
 }
 
 extract_pristine() {
+	local tmp version
 	[ -f "$KERNEL_TARBALL" ] ||
 		die "$KERNEL_TARBALL not found; run 'make deps' (installs linux-source-6.1)"
 	tmp=$BUILD/linux.tmp
@@ -46,6 +47,7 @@ extract_pristine() {
 
 # Refuse to touch a tree with uncommitted work, and say how to keep it.
 ensure_clean() {
+	local dirty cur
 	dirty=$(git_linux status --porcelain --untracked-files=normal)
 	[ -z "$dirty" ] && return 0
 	printf '%s\n' "$dirty" | sed 's/^/    /' >&2
@@ -71,7 +73,8 @@ record() {
 
 # A branch that moved past what we recorded holds the user's commits.
 guard_user_commits() {
-	step=$1 branch=$(branch_of "$1")
+	local step=$1 branch want have
+	branch=$(branch_of "$1")
 	want=$(recorded "$step" 4)
 	have=$(git_linux rev-parse -q --verify "refs/heads/$branch" || true)
 	[ -n "$want" ] && [ -n "$have" ] && [ "$want" != "$have" ] || return 0
@@ -81,7 +84,7 @@ guard_user_commits() {
 }
 
 apply_step() {
-	step=$1 prev=$2
+	local step=$1 prev=$2 branch parent patch phash have result
 	branch=$(branch_of "$step")
 	parent=$(git_linux rev-parse "$(branch_of "$prev")")
 	patch=$TOP/steps/$step/patch
@@ -107,6 +110,7 @@ apply_step() {
 }
 
 apply_all() {
+	local here prev s
 	check_series
 	mkdir -p "$BUILD"
 	[ -d "$LINUX/.git" ] || extract_pristine
@@ -131,6 +135,7 @@ apply_all() {
 }
 
 checkout_step() {
+	local step
 	step=$(resolve_step "$1")
 	apply_all
 	git_linux checkout -q "$(branch_of "$step")"
@@ -140,6 +145,7 @@ checkout_step() {
 # step's original message, write it back to steps/NN-*/patch, and let
 # apply_all rebuild the later steps on top of it.
 refresh_step() {
+	local step prev branch base orig result
 	step=$(resolve_step "$1")
 	prev=$(prev_step "$step")
 	[ -n "$prev" ] || die "step $step is the pristine base; it has no patch to refresh"
