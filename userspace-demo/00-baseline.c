@@ -148,23 +148,7 @@ static int token_create_cmd(void)
  */
 static int map_create_with_token_field(void)
 {
-	union bpf_attr attr;
-	uint32_t token_fd = 1;
-	size_t token_off = offsetof(union bpf_attr, map_extra) + sizeof(attr.map_extra);
-	int ret;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = 4;
-	attr.value_size = 8;
-	attr.max_entries = 1;
-	memcpy((char *)&attr + token_off, &token_fd, sizeof(token_fd));
-	ret = demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
-	if (ret >= 0) {
-		close(ret);
-		ret = 0;
-	}
-	return ret;
+	return demo_map_create_token_field(1);
 }
 
 /*

@@ -6,6 +6,7 @@
  * CHECK_ATTR), which is why a field that a later step adds reads as
  * EINVAL on an earlier kernel.
  */
+#include <stddef.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -44,4 +45,33 @@ int demo_prog_load_simple(enum bpf_prog_type type, enum bpf_attach_type expected
 	attr.insn_cnt = insn_cnt;
 	attr.license = (uintptr_t)"GPL";
 	return demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
+/*
+ * An ARRAY map with `value` in the 4 bytes after map_extra: where the
+ * series places map_token_fd.  A kernel that does not know that field
+ * must refuse the non-zero byte with EINVAL.
+ */
+int demo_map_create_token_field(uint32_t value)
+{
+	union bpf_attr attr;
+	size_t off = offsetof(union bpf_attr, map_extra) + sizeof(attr.map_extra);
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = 4;
+	attr.value_size = 8;
+	attr.max_entries = 1;
+	memcpy((char *)&attr + off, &value, sizeof(value));
+	fd = demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	return demo_close_result(fd);
+}
+
+int demo_close_result(int fd)
+{
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }

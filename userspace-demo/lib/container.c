@@ -26,20 +26,6 @@
 
 #include "demo.h"
 
-static int write_file(const char *path, const char *text)
-{
-	size_t len = strlen(text);
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != (ssize_t)len)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 int demo_enter_userns(void)
 {
 	char map[64];
@@ -50,15 +36,15 @@ int demo_enter_userns(void)
 	if (unshare(CLONE_NEWUSER))
 		return -errno;
 	/* an unprivileged writer of gid_map must give up setgroups() first */
-	err = write_file("/proc/self/setgroups", "deny");
+	err = demo_write_file("/proc/self/setgroups", "deny");
 	if (err)
 		return err;
 	snprintf(map, sizeof(map), "0 %u 1", uid);
-	err = write_file("/proc/self/uid_map", map);
+	err = demo_write_file("/proc/self/uid_map", map);
 	if (err)
 		return err;
 	snprintf(map, sizeof(map), "0 %u 1", gid);
-	return write_file("/proc/self/gid_map", map);
+	return demo_write_file("/proc/self/gid_map", map);
 }
 
 int demo_enter_mountns(void)

@@ -98,6 +98,11 @@ int demo_recv_fd(int sock, int *fd);		/* returns the sender's err */
 typedef int (*demo_userns_fn)(int mnt_fd, void *arg);
 int demo_run_in_container(const struct demo_fsopt *opts, demo_userns_fn fn, void *arg);
 
+/* ---- files ---- */
+
+int demo_write_file(const char *path, const char *text);
+int demo_read_int(const char *path, int *value);
+
 /* ---- capabilities ---- */
 
 /* Clear these from the effective set (they stay permitted). */
@@ -107,6 +112,13 @@ int demo_caps_raise(const int *caps, int n);
 #define DEMO_CAPS(...) ((const int[]){ __VA_ARGS__ }), \
 	(int)(sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))
 
+/*
+ * kernel.unprivileged_bpf_disabled: 2 (the distro default) refuses
+ * map and program creation without CAP_BPF; root may set it to 0 to
+ * reach the checks behind it, and back to 2.  Returns the old value.
+ */
+int demo_set_unpriv_bpf_disabled(int value);
+
 /* ---- raw bpf() ---- */
 
 /* bpf(cmd, attr, size) returning the fd/0 or -errno */
@@ -115,6 +127,11 @@ int demo_map_create_simple(enum bpf_map_type type, uint32_t key_size,
 			   uint32_t value_size, uint32_t max_entries);
 int demo_prog_load_simple(enum bpf_prog_type type, enum bpf_attach_type expected,
 			  const struct bpf_insn *insns, uint32_t insn_cnt);
+
+/* ARRAY map create with `value` where the series puts map_token_fd */
+int demo_map_create_token_field(uint32_t value);
+/* For cases that only need to know whether an fd came back: close it. */
+int demo_close_result(int fd_or_err);
 
 #define DEMO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Step 00b (prerequisite from Linux 6.5): every map type's privilege
+ * check moves out of its allocation callback into one switch in
+ * map_create().  Read it next to steps/00b-centralize-map-perms/NOTES.md.
+ *
+ * To see past the "unprivileged BPF disabled" gate, these cases set
+ * kernel.unprivileged_bpf_disabled to 0 for their duration (root may go
+ * from 2 to 0 and back), then drop CAP_BPF and CAP_SYS_ADMIN.
+ */
+#define _GNU_SOURCE
+#include <unistd.h>
+
+#include "demo.h"
+
+typedef int (*unpriv_fn)(void);
+
+/* Run fn without bpf_capable(), with unprivileged BPF allowed. */
+static int as_unprivileged(unpriv_fn fn)
+{
+	int old, err;
+
+	old = demo_set_unpriv_bpf_disabled(0);
+	if (old < 0)
+		return old;
+	err = demo_caps_drop(DEMO_CAPS(CAP_BPF, CAP_SYS_ADMIN));
+	if (!err)
+		err = fn();
+	demo_caps_raise(DEMO_CAPS(CAP_BPF, CAP_SYS_ADMIN));
+	demo_set_unpriv_bpf_disabled(old);
+	return err;
+}
+
+/* STACK maps need key_size 0: a malformed *and* unprivileged request. */
+static int stack_bad_key(void)
+{
+	return demo_close_result(demo_map_create_simple(BPF_MAP_TYPE_STACK, 4, 8, 1));
+}
+
+static int lru_hash(void)
+{
+	return demo_close_result(demo_map_create_simple(BPF_MAP_TYPE_LRU_HASH, 4, 8, 1));
+}
+
+static int plain_hash(void)
+{
+	return demo_close_result(demo_map_create_simple(BPF_MAP_TYPE_HASH, 4, 8, 1));
+}
+
+/*
+ * Step 00's queue/stack callback checked CAP_BPF before the attributes;
+ * the central switch runs after map_alloc_check(), so the malformed
+ * request is now reported as such.
+ */
+static int map_unpriv_stack_bad_key(void)
+{
+	return as_unprivileged(stack_bad_key);
+}
+
+/* The rules are the same: LRU still needs CAP_BPF, HASH does not. */
+static int map_unpriv_lru_hash(void)
+{
+	return as_unprivileged(lru_hash);
+}
+
+static int map_unpriv_hash(void)
+{
+	return as_unprivileged(plain_hash);
+}
+
+static const struct demo_case cases[] = {
+	{ "map.unpriv_stack_bad_key", map_unpriv_stack_bad_key,
+	  EXPECT({ "00", -EPERM }, { "00b", -EINVAL }) },
+	{ "map.unpriv_lru_hash", map_unpriv_lru_hash, EXPECT({ "00", -EPERM }) },
+	{ "map.unpriv_hash", map_unpriv_hash, EXPECT({ "00", 0 }) },
+};
+
+int main(int argc, char **argv)
+{
+	return demo_main(argc, argv, cases, DEMO_ARRAY_SIZE(cases));
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Small file helpers, and the one sysctl the demos touch. */
+#include <fcntl.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "demo.h"
+
+int demo_write_file(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int demo_read_int(const char *path, int *value)
+{
+	char buf[32];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	*value = atoi(buf);
+	return 0;
+}
+
+#define UNPRIV_BPF_SYSCTL "/proc/sys/kernel/unprivileged_bpf_disabled"
+
+int demo_set_unpriv_bpf_disabled(int value)
+{
+	char text[16];
+	int old, err;
+
+	err = demo_read_int(UNPRIV_BPF_SYSCTL, &old);
+	if (err)
+		return err;
+	snprintf(text, sizeof(text), "%d", value);
+	err = demo_write_file(UNPRIV_BPF_SYSCTL, text);
+	return err ? err : old;
+}
