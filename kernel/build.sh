@@ -28,7 +28,7 @@ if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] &&
 	info "step-$id: up to date (${commit%"${commit#????????????}"})"
 	exit 0
 fi
-rm -f "$dest/stamp"
+rm -f "$dest/stamp" "$dest/build-warnings.log"
 mkdir -p "$dest" "$OBJ"
 
 # ccache keys on paths relative to CCACHE_BASEDIR, so a fresh clone in

@@ -30,8 +30,11 @@ xz-utils
 python3
 perl
 util-linux
+bsdextrautils
 binutils
 "
+# For the tests of this script: extra names to require.
+PACKAGES="$PACKAGES ${DEPS_EXTRA:-}"
 
 missing=
 for p in $PACKAGES; do

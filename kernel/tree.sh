@@ -48,7 +48,9 @@ extract_pristine() {
 # Refuse to touch a tree with uncommitted work, and say how to keep it.
 ensure_clean() {
 	local dirty cur
-	dirty=$(git_linux status --porcelain --untracked-files=normal)
+	# --ignored as well: Debian's top-level .gitignore ignores every
+	# top-level entry ("/*"), so a new file anywhere reads as ignored.
+	dirty=$(git_linux status --porcelain --untracked-files=normal --ignored)
 	[ -z "$dirty" ] && return 0
 	printf '%s\n' "$dirty" | sed 's/^/    /' >&2
 	cur=$(git_linux symbolic-ref --short -q HEAD || echo "a detached HEAD")
@@ -98,7 +100,7 @@ apply_step() {
 	guard_user_commits "$step"
 	info "applying steps/$step/patch -> branch $branch"
 	git_linux checkout -q --detach "$parent"
-	if ! git_linux am -q --keep-cr "$patch" >"$BUILD/am.log" 2>&1; then
+	if ! git_linux am -q --keep-cr --committer-date-is-author-date "$patch" >"$BUILD/am.log" 2>&1; then
 		sed 's/^/    /' "$BUILD/am.log" >&2
 		git_linux am --abort >/dev/null 2>&1 || true
 		die "steps/$step/patch does not apply on $(branch_of "$prev") (git am output above).

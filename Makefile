@@ -1,0 +1,101 @@
+# BPF token series, step by step, on Debian 12's Linux 6.1.
+# `make help` lists the targets.  Everything generated goes to build/.
+
+TOP    := $(CURDIR)
+export TOP
+STEPS  := $(shell TOP='$(TOP)' sh -c '. kernel/lib.sh && series_steps')
+# Every step that has a demo: userspace-demo/<step>.c
+DEMOS  := $(foreach s,$(STEPS),$(if $(wildcard userspace-demo/$(s).c),$(s)))
+STEP   ?=
+CASES  ?=
+
+.DELETE_ON_ERROR:
+.PHONY: help deps tree build demos initramfs run vm matrix demo check \
+	refresh checkpatch test-host clean distclean
+
+help:
+	@echo "BPF token and BPF FS-based delegation (v6), step by step on Linux 6.1"
+	@echo
+	@echo "The two commands:"
+	@echo "  make demo            build every step, run every demo in QEMU, print the matrix"
+	@echo "  make check           everything 'make demo' does, plus the host tests and"
+	@echo "                       checkpatch; ends with 'N passed, N failed'"
+	@echo
+	@echo "Pieces:"
+	@echo "  make deps            install the Debian packages (idempotent; prints sudo line if not root)"
+	@echo "  make tree            build/linux: Debian's 6.1 source as git, branch step-NN per step"
+	@echo "  make build [STEP=NN] kernel + UAPI headers + libbpf.a into build/out/step-NN (all steps)"
+	@echo "  make demos           the demo binaries, each against its own step's headers"
+	@echo "  make initramfs       busybox + demos -> build/initramfs.cpio.gz"
+	@echo "  make run STEP=NN [CASES='00-baseline:map.*']  boot one step and run demos"
+	@echo "  make vm STEP=NN      interactive shell in that step's VM"
+	@echo "  make matrix          run every step, write build/report/matrix.tsv"
+	@echo "  make refresh STEP=NN turn commits made on branch step-NN back into steps/NN-*/patch"
+	@echo "  make checkpatch      scripts/checkpatch.pl on every step patch"
+	@echo "  make test-host       the host-side tests of the tooling only (no VM)"
+	@echo "  make clean           remove build outputs but keep build/linux and build/obj"
+	@echo "  make distclean       remove build/ entirely (refuses if build/linux has your edits)"
+	@echo
+	@echo "Steps: $(STEPS)"
+	@echo "V=1 shows full compiler commands; VM_TIMEOUT=s and BPFTOK_ACCEL=tcg|kvm tune vm/run."
+
+deps:
+	@sh kernel/deps.sh
+
+tree:
+	@sh kernel/tree.sh apply
+
+build:
+	@if [ -n "$(STEP)" ]; then \
+		sh kernel/build.sh "$(STEP)"; \
+	else \
+		for s in $(STEPS); do sh kernel/build.sh $$s || exit 1; done; \
+	fi
+
+# Each demo is compiled against the headers and libbpf of the step it
+# belongs to, so building them needs those steps built first.
+demos: build
+	@for d in $(DEMOS); do \
+		id=$${d%%-*}; \
+		$(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/step-$$id \
+			OBJDIR=$(TOP)/build/demos/obj/step-$$id BINDIR=$(TOP)/build/demos \
+			DEMOS=$$d || exit 1; \
+	done
+
+initramfs: demos
+	@sh vm/mkinitramfs.sh $(addprefix build/demos/,$(DEMOS))
+
+run: initramfs
+	@sh vm/run "$(STEP)" $(CASES)
+
+vm: initramfs
+	@sh vm/run --shell "$(STEP)"
+
+matrix: initramfs
+	@sh vm/matrix.sh run
+
+demo: deps
+	@$(MAKE) -s matrix
+
+checkpatch:
+	@sh tests/checkpatch.sh
+
+test-host:
+	@sh tests/run.sh host
+
+check: deps
+	@sh tests/run.sh all
+
+refresh:
+	@sh kernel/tree.sh refresh "$(STEP)"
+
+clean:
+	rm -rf build/out build/demos build/results build/report build/logs \
+		build/initramfs.* build/tools
+
+distclean:
+	@if [ -d build/linux/.git ] && [ -n "$$(git -C build/linux status --porcelain)" ]; then \
+		echo "error: build/linux has uncommitted edits; commit and 'make refresh STEP=NN', or remove build/ by hand" >&2; \
+		exit 1; \
+	fi
+	rm -rf build

@@ -1,0 +1,46 @@
+#!/bin/sh
+# build/linux is never overwritten: uncommitted edits and commits on a
+# step branch stop tree.sh with instructions, and the work is still there.
+. "$(dirname "$0")/lib.sh"
+need_tree
+
+git_linux() { git -C "$LINUX" "$@"; }
+branch=$(git_linux symbolic-ref --short HEAD)
+file=kernel/bpf/syscall.c
+
+restore() {
+	git_linux checkout -q -- "$file" 2>/dev/null || true
+	rm -f "$LINUX/bpftok-untracked-test.c"
+}
+trap restore EXIT
+
+# 1. an edit to a tracked file
+echo "/* a learner's edit */" >>"$LINUX/$file"
+expect_fail "tree.sh apply refuses a dirty tree" "uncommitted changes" sh "$TOP/kernel/tree.sh" apply
+expect_fail "... and names the file" "$file" sh "$TOP/kernel/tree.sh" apply
+expect_fail "make build refuses too" "make refresh STEP=NN" make -s -C "$TOP" build STEP=00
+check "the edit is still there" grep -q "a learner's edit" "$LINUX/$file"
+check "still on $branch" [ "$(git_linux symbolic-ref --short HEAD)" = "$branch" ]
+restore
+
+# 2. a new untracked file
+echo "int x;" >"$LINUX/bpftok-untracked-test.c"
+expect_fail "an untracked file counts as an edit" "bpftok-untracked-test.c" sh "$TOP/kernel/tree.sh" apply
+check "the untracked file is still there" [ -f "$LINUX/bpftok-untracked-test.c" ]
+restore
+
+# 3. a commit on a step branch that steps/ does not know
+step=$(series_steps | tail -1)
+sbranch=$(branch_of "$step")
+orig=$(git_linux rev-parse "$sbranch")
+git_linux checkout -q "$sbranch"
+echo "/* committed by a learner */" >>"$LINUX/$file"
+git_linux commit -q -a -m "learner's commit"
+mine=$(git_linux rev-parse HEAD)
+expect_fail "a commit on $sbranch stops tree.sh" "make refresh STEP=$(step_id "$step")" sh "$TOP/kernel/tree.sh" apply
+check "the commit is still on $sbranch" [ "$(git_linux rev-parse "$sbranch")" = "$mine" ]
+git_linux checkout -q --detach "$orig"
+git_linux branch -f "$sbranch" "$orig"
+git_linux checkout -q "$branch"
+check "tree.sh is happy again" sh "$TOP/kernel/tree.sh" apply
+done_testing

@@ -1,0 +1,116 @@
+#!/bin/sh
+# The test run behind `make check`.
+#
+#   tests/run.sh all    host tests, checkpatch, build every step, the VM matrix
+#   tests/run.sh host   host tests only (needs build/ from an earlier build)
+#
+# Every test prints one "PASS name" or "FAIL name" line; the run ends with
+# "N passed, N failed" alone on a line and exits non-zero on any failure.
+set -eu
+. "$(dirname "$0")/../kernel/lib.sh"
+
+PASSED=0
+FAILED=0
+FAILURES=
+
+pass() {
+	PASSED=$((PASSED + 1))
+	echo "PASS $1"
+}
+
+fail() {
+	FAILED=$((FAILED + 1))
+	FAILURES="$FAILURES $1"
+	echo "FAIL $1"
+}
+
+# t NAME COMMAND...: run a test script or command, output indented.
+t() {
+	name=$1
+	shift
+	if "$@" >"$BUILD/test.out" 2>&1; then
+		pass "$name"
+	else
+		sed 's/^/    | /' "$BUILD/test.out"
+		fail "$name"
+	fi
+}
+
+finish() {
+	echo
+	[ $FAILED -eq 0 ] || echo "failed:$FAILURES"
+	echo "$PASSED passed, $FAILED failed"
+	[ $FAILED -eq 0 ]
+}
+
+host_tests() {
+	for test in "$TOP"/tests/host/*.sh; do
+		t "host/$(basename "$test" .sh)" sh "$test"
+	done
+}
+
+checkpatch() {
+	for s in $(series_steps); do
+		[ -f "$TOP/steps/$s/patch" ] || continue
+		t "checkpatch/$s" sh "$TOP/tests/checkpatch.sh" "$s"
+	done
+}
+
+# Each case x step is one test: its verdict comes from build/results.
+vm_matrix() {
+	for s in $(series_steps); do
+		id=$(step_id "$s")
+		if sh "$TOP/vm/run" "$s" >"$BUILD/test.out" 2>&1; then
+			pass "vm/step-$id boot"
+		else
+			sed 's/^/    | /' "$BUILD/test.out"
+			fail "vm/step-$id boot"
+			continue
+		fi
+		while IFS="$(printf '\t')" read -r demo case result expected verdict; do
+			if [ "$verdict" = pass ]; then
+				pass "step-$id $demo:$case = $result"
+			else
+				fail "step-$id $demo:$case = $result (expected $expected)"
+			fi
+		done <"$BUILD/results/step-$id.tsv"
+	done
+	t "matrix/complete" sh "$TOP/vm/matrix.sh" report
+}
+
+# Compiler output of a step's (incremental) kernel build: the files its
+# patch touched must compile without warnings.
+build_warnings() {
+	for s in $(series_steps); do
+		id=$(step_id "$s")
+		t "build/step-$id without compiler warnings" \
+			sh -c "! cat '$OUT/step-$id/build-warnings.log' 2>/dev/null | grep ."
+	done
+}
+
+mkdir -p "$BUILD"
+take_lock
+case ${1:-all} in
+host)
+	host_tests
+	;;
+all)
+	info "building every step, its demos and the initramfs"
+	if make -s -C "$TOP" initramfs; then
+		pass "build/all-steps"
+		build_warnings
+		info "checkpatch on every step patch"
+		checkpatch
+		info "host tests"
+		host_tests
+		info "the demo matrix in QEMU"
+		vm_matrix
+	else
+		fail "build/all-steps"
+	fi
+	;;
+*)
+	die "usage: tests/run.sh all|host"
+	;;
+esac
+finish
