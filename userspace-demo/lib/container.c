@@ -73,6 +73,13 @@ int demo_fsconfig_string(int fs_fd, const char *key, const char *value)
 	return 0;
 }
 
+int demo_fsconfig_flag(int fs_fd, const char *key)
+{
+	if (syscall(SYS_fsconfig, fs_fd, FSCONFIG_SET_FLAG, key, NULL, 0))
+		return -errno;
+	return 0;
+}
+
 int demo_fs_create(int fs_fd)
 {
 	if (syscall(SYS_fsconfig, fs_fd, FSCONFIG_CMD_CREATE, NULL, NULL, 0))
@@ -85,6 +92,13 @@ int demo_fsmount(int fs_fd)
 	int fd = syscall(SYS_fsmount, fs_fd, FSMOUNT_CLOEXEC, 0);
 
 	return fd < 0 ? -errno : fd;
+}
+
+int demo_mount_at(int mnt_fd, const char *path)
+{
+	if (syscall(SYS_move_mount, mnt_fd, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH))
+		return -errno;
+	return 0;
 }
 
 /*

@@ -76,9 +76,14 @@ struct demo_fsopt {
 
 int demo_fsopen(const char *fstype);
 int demo_fsconfig_string(int fs_fd, const char *key, const char *value);
+int demo_fsconfig_flag(int fs_fd, const char *key);	/* key without a value */
 int demo_fs_create(int fs_fd);			/* FSCONFIG_CMD_CREATE */
 int demo_fsmount(int fs_fd);			/* detached mount, returns mnt fd */
 void demo_print_fs_log(int fs_fd, const char *who);
+/* Attach a detached mount (from fsmount) at path, in our mount namespace. */
+int demo_mount_at(int mnt_fd, const char *path);
+/* The superblock options column of /proc/self/mountinfo for mountpoint. */
+int demo_mount_options(const char *mountpoint, char *buf, size_t len);
 
 /* ---- SCM_RIGHTS ---- */
 

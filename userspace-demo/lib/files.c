@@ -54,3 +54,31 @@ int demo_set_unpriv_bpf_disabled(int value)
 	err = demo_write_file(UNPRIV_BPF_SYSCTL, text);
 	return err ? err : old;
 }
+
+/*
+ * /proc/self/mountinfo: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [TAGS] -
+ * FSTYPE SOURCE SUPER_OPTS".  The filesystem's own options, those that
+ * its show_options() prints, are the last column.
+ */
+int demo_mount_options(const char *mountpoint, char *buf, size_t len)
+{
+	char line[1024], point[512];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *last;
+
+		if (sscanf(line, "%*s %*s %*s %*s %511s", point) != 1 ||
+		    strcmp(point, mountpoint) != 0)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		last = strrchr(line, ' ');
+		snprintf(buf, len, "%s", last ? last + 1 : "");
+		err = 0;
+	}
+	fclose(f);
+	return err;
+}
