@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Step 02: BPF FS delegation mount options, and BPF FS owned by a user
+ * namespace.  Read it next to steps/02-delegate-mount-opts/NOTES.md.
+ *
+ * From this step on the container flow gets its mount: the child's
+ * fsopen() context records the child's user namespace, the privileged
+ * parent creates the superblock (only it may), and the child can see
+ * its delegate_* options in /proc/self/mountinfo.  Before it, the
+ * options are silently ignored and the parent's create fails.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "demo.h"
+
+#define MOUNTPOINT "/tmp/bpffs"
+
+/* Attach the mount in our own mount namespace and read its options back. */
+static int options_shown(int mnt_fd, const char *want)
+{
+	char opts[512];
+	int err;
+
+	mkdir(MOUNTPOINT, 0700);
+	err = demo_mount_at(mnt_fd, MOUNTPOINT);
+	if (err)
+		return err;
+	err = demo_mount_options(MOUNTPOINT, opts, sizeof(opts));
+	if (err)
+		return err;
+	demo_note("mountinfo options: %s", opts);
+	/* ENOENT stands for "the options are not there" */
+	return strstr(opts, want) ? 0 : -ENOENT;
+}
+
+static const struct demo_fsopt container_opts[] = {
+	{ "delegate_cmds", "any" },
+	{ "delegate_maps", "0x1" },
+	{ "delegate_maps", "0x2" },	/* repeated: OR-ed into 0x3 */
+	{ "delegate_progs", "16" },	/* decimal in, hex out */
+	{ NULL, NULL },
+};
+
+static int container_sees_options(int mnt_fd, void *arg)
+{
+	(void)arg;
+	return options_shown(mnt_fd, "delegate_cmds=any,delegate_maps=0x3,delegate_progs=0x10");
+}
+
+static int mount_container_options(void)
+{
+	return demo_run_in_container(container_opts, container_sees_options, NULL);
+}
+
+/*
+ * The rest run as init-namespace root, in a private mount namespace of
+ * the case's own, with one BPF FS option under test.
+ */
+static int init_ns_bpffs(const char *key, const char *value, int *fs_fd)
+{
+	int err;
+
+	if (unshare(CLONE_NEWNS))
+		return -DEMO_SETUP_FAILED;
+	*fs_fd = demo_fsopen("bpf");
+	if (*fs_fd < 0)
+		return -DEMO_SETUP_FAILED;
+	err = value ? demo_fsconfig_string(*fs_fd, key, value) : demo_fsconfig_flag(*fs_fd, key);
+	if (err)
+		demo_print_fs_log(*fs_fd, "init");
+	return err;
+}
+
+static int mount_init_ns_options(void)
+{
+	int fs_fd, mnt_fd, err;
+
+	err = init_ns_bpffs("delegate_attachs", "0x5", &fs_fd);
+	if (!err)
+		err = demo_fs_create(fs_fd);
+	if (err)
+		return err;
+	mnt_fd = demo_fsmount(fs_fd);
+	if (mnt_fd < 0)
+		return mnt_fd;
+	return options_shown(mnt_fd, "delegate_attachs=0x5");
+}
+
+static int option_value(const char *key, const char *value)
+{
+	int fs_fd;
+
+	return init_ns_bpffs(key, value, &fs_fd);
+}
+
+static int value_0x(void)
+{
+	return option_value("delegate_cmds", "0x");
+}
+
+static int value_anyx(void)
+{
+	return option_value("delegate_maps", "anyx");
+}
+
+static int value_negative(void)
+{
+	return option_value("delegate_progs", "-1");
+}
+
+static int value_over_64_bits(void)
+{
+	return option_value("delegate_attachs", "18446744073709551616");
+}
+
+static int value_missing(void)
+{
+	return option_value("delegate_cmds", NULL);
+}
+
+/*
+ * The namespace's root tries to create its own BPF FS: EPERM before and
+ * after, for different reasons.  Before, fsconfig()'s mount_capable()
+ * wants CAP_SYS_ADMIN in the init namespace (BPF FS was not
+ * FS_USERNS_MOUNT).  After, mount_capable() is satisfied by the owning
+ * namespace's root and bpf_fill_super() says no.  Neither logs a line.
+ */
+static int mount_userns_root_alone(void)
+{
+	int fs_fd, err;
+
+	err = demo_enter_userns();
+	if (!err)
+		err = demo_enter_mountns();
+	if (err)
+		return -DEMO_SETUP_FAILED;
+	fs_fd = demo_fsopen("bpf");
+	if (fs_fd < 0)
+		return fs_fd;
+	err = demo_fs_create(fs_fd);
+	demo_print_fs_log(fs_fd, "container");
+	close(fs_fd);
+	return err;
+}
+
+static const struct demo_case cases[] = {
+	{ "mount.container_options", mount_container_options,
+	  EXPECT({ "00", -EPERM }, { "02", 0 }) },
+	{ "mount.init_ns_options", mount_init_ns_options,
+	  EXPECT({ "00", -ENOENT }, { "02", 0 }) },
+	{ "mount.value_0x", value_0x, EXPECT({ "00", 0 }, { "02", -EINVAL }) },
+	{ "mount.value_anyx", value_anyx, EXPECT({ "00", 0 }, { "02", -EINVAL }) },
+	{ "mount.value_negative", value_negative, EXPECT({ "00", 0 }, { "02", -EINVAL }) },
+	{ "mount.value_over_64_bits", value_over_64_bits, EXPECT({ "00", 0 }, { "02", -EINVAL }) },
+	{ "mount.value_missing", value_missing, EXPECT({ "00", 0 }, { "02", -EINVAL }) },
+	{ "mount.userns_root_alone", mount_userns_root_alone, EXPECT({ "00", -EPERM }) },
+};
+
+int main(int argc, char **argv)
+{
+	return demo_main(argc, argv, cases, DEMO_ARRAY_SIZE(cases));
+}
