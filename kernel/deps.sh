@@ -28,6 +28,7 @@ make
 git
 xz-utils
 python3
+python3-ply
 perl
 util-linux
 bsdextrautils

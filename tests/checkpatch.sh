@@ -18,7 +18,9 @@ for arg in "$@"; do
 	[ -f "$patch" ] || continue
 	ignore=$(sed -n '/^## checkpatch/,/^## /s/^- `\([A-Z_]*\)`.*/\1/p' \
 		"$TOP/steps/$step/NOTES.md" | paste -sd, -)
-	if perl "$LINUX/scripts/checkpatch.pl" --root="$LINUX" -q \
+	# Debian's python3 first: checkpatch runs scripts/spdxcheck.py, which
+	# needs python3-ply from make deps, not some other python3 on PATH.
+	if PATH=/usr/bin:$PATH perl "$LINUX/scripts/checkpatch.pl" --root="$LINUX" -q \
 		--strict ${ignore:+--ignore "$ignore"} "$patch"; then
 		echo "checkpatch: steps/$step/patch clean${ignore:+ (ignoring $ignore as NOTES.md explains)}"
 	else
