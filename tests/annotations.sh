@@ -24,13 +24,13 @@ hunk_names() {
 				name = "(new file)"
 			else if (ctx == "")
 				name = "(top)"
-			else if (index(ctx, "(")) {
-				name = substr(ctx, 1, index(ctx, "(") - 1)
+			else if (match(ctx, /[A-Za-z0-9_]\(/)) {
+				name = substr(ctx, 1, RSTART)
 				n = split(name, w, /[ \t*]+/)
 				name = w[n] "()"
 			} else {
 				name = ctx
-				while (sub(/[ \t]*[{;=][ \t]*$/, "", name))
+				while (sub(/[ \t]*[{};=][ \t]*$/, "", name))
 					;
 			}
 			print file ": " name
