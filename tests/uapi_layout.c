@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The UAPI the steps add must be ABI-identical to the series: the same
+ * enum values and the same offsets in union bpf_attr.  Compiled by
+ * tests/host/uapi.sh against each step's installed headers, with one
+ * -DHAVE_* per feature the step's header has; a mismatch fails the
+ * build of this file with the failed assertion in the message.
+ */
+#include <stddef.h>
+#include <linux/bpf.h>
+#include "demo.h"
+
+#define SAME(a, b) _Static_assert((a) == (b), #a " == " #b)
+
+/* unchanged by the series: what every step must keep */
+SAME(BPF_PROG_BIND_MAP, 35);
+SAME(offsetof(union bpf_attr, map_extra), 64);
+
+#ifdef HAVE_TOKEN_CREATE
+SAME(BPF_TOKEN_CREATE, 36);
+SAME(__MAX_BPF_CMD, 37);
+SAME(offsetof(union bpf_attr, token_create.flags), 0);
+SAME(offsetof(union bpf_attr, token_create.bpffs_path_fd), 4);
+SAME(offsetof(union bpf_attr, token_create.bpffs_pathname), 8);
+SAME(sizeof(((union bpf_attr *)0)->token_create), 16);
+/* the demo library's spelled-out copy, used before step 03 */
+SAME(DEMO_BPF_TOKEN_CREATE, BPF_TOKEN_CREATE);
+SAME(offsetof(struct demo_token_create_attr, bpffs_path_fd),
+     offsetof(union bpf_attr, token_create.bpffs_path_fd));
+SAME(offsetof(struct demo_token_create_attr, bpffs_pathname),
+     offsetof(union bpf_attr, token_create.bpffs_pathname));
+#endif
+
+int main(void)
+{
+	return 0;
+}
