@@ -75,3 +75,17 @@ int demo_close_result(int fd)
 	close(fd);
 	return 0;
 }
+
+int demo_token_create(int bpffs_path_fd, const char *pathname, uint32_t flags)
+{
+	struct demo_token_create_attr tc = {
+		.flags = flags,
+		.bpffs_path_fd = bpffs_path_fd,
+		.bpffs_pathname = (uintptr_t)pathname,
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	memcpy(&attr, &tc, sizeof(tc));
+	return demo_bpf(DEMO_BPF_TOKEN_CREATE, &attr, sizeof(attr));
+}

@@ -133,6 +133,22 @@ int demo_map_create_simple(enum bpf_map_type type, uint32_t key_size,
 int demo_prog_load_simple(enum bpf_prog_type type, enum bpf_attach_type expected,
 			  const struct bpf_insn *insns, uint32_t insn_cnt);
 
+/*
+ * BPF_TOKEN_CREATE as the series defines it (command 36, attr
+ * token_create = { u32 flags; u32 bpffs_path_fd; u64 bpffs_pathname; }),
+ * spelled out here so that demos built against a step before 03 can
+ * still send it and see the older kernel refuse it.  tests/host/uapi.sh
+ * checks that this matches the real header from step 03 on.
+ */
+#define DEMO_BPF_TOKEN_CREATE 36
+struct demo_token_create_attr {
+	uint32_t flags;
+	uint32_t bpffs_path_fd;
+	uint64_t bpffs_pathname;
+};
+/* token fd, or -errno */
+int demo_token_create(int bpffs_path_fd, const char *pathname, uint32_t flags);
+
 /* ARRAY map create with `value` where the series puts map_token_fd */
 int demo_map_create_token_field(uint32_t value);
 /* For cases that only need to know whether an fd came back: close it. */
