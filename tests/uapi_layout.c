@@ -31,6 +31,11 @@ SAME(offsetof(struct demo_token_create_attr, bpffs_pathname),
      offsetof(union bpf_attr, token_create.bpffs_pathname));
 #endif
 
+#ifdef HAVE_MAP_TOKEN_FD
+SAME(offsetof(union bpf_attr, map_token_fd), 72);
+SAME(sizeof(((union bpf_attr *)0)->map_token_fd), 4);
+#endif
+
 int main(void)
 {
 	return 0;
