@@ -13,24 +13,6 @@
 
 #include "demo.h"
 
-typedef int (*unpriv_fn)(void);
-
-/* Run fn without bpf_capable(), with unprivileged BPF allowed. */
-static int as_unprivileged(unpriv_fn fn)
-{
-	int old, err;
-
-	old = demo_set_unpriv_bpf_disabled(0);
-	if (old < 0)
-		return old;
-	err = demo_caps_drop(DEMO_CAPS(CAP_BPF, CAP_SYS_ADMIN));
-	if (!err)
-		err = fn();
-	demo_caps_raise(DEMO_CAPS(CAP_BPF, CAP_SYS_ADMIN));
-	demo_set_unpriv_bpf_disabled(old);
-	return err;
-}
-
 /* STACK maps need key_size 0: a malformed *and* unprivileged request. */
 static int stack_bad_key(void)
 {
@@ -54,18 +36,18 @@ static int plain_hash(void)
  */
 static int map_unpriv_stack_bad_key(void)
 {
-	return as_unprivileged(stack_bad_key);
+	return demo_as_unprivileged(stack_bad_key);
 }
 
 /* The rules are the same: LRU still needs CAP_BPF, HASH does not. */
 static int map_unpriv_lru_hash(void)
 {
-	return as_unprivileged(lru_hash);
+	return demo_as_unprivileged(lru_hash);
 }
 
 static int map_unpriv_hash(void)
 {
-	return as_unprivileged(plain_hash);
+	return demo_as_unprivileged(plain_hash);
 }
 
 static const struct demo_case cases[] = {

@@ -36,3 +36,24 @@ int demo_caps_raise(const int *caps, int n)
 {
 	return set_effective(caps, n, CAP_SET);
 }
+
+/*
+ * Run fn as a caller without bpf_capable() (CAP_BPF and CAP_SYS_ADMIN
+ * dropped) while unprivileged BPF is allowed, so that the checks behind
+ * the kernel.unprivileged_bpf_disabled gate become visible.  Both are
+ * restored afterwards.
+ */
+int demo_as_unprivileged(int (*fn)(void))
+{
+	int old, err;
+
+	old = demo_set_unpriv_bpf_disabled(0);
+	if (old < 0)
+		return old;
+	err = demo_caps_drop(DEMO_CAPS(CAP_BPF, CAP_SYS_ADMIN));
+	if (!err)
+		err = fn();
+	demo_caps_raise(DEMO_CAPS(CAP_BPF, CAP_SYS_ADMIN));
+	demo_set_unpriv_bpf_disabled(old);
+	return err;
+}

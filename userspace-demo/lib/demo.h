@@ -114,6 +114,8 @@ int demo_read_int(const char *path, int *value);
 int demo_caps_drop(const int *caps, int n);
 /* Raise these back into the effective set. */
 int demo_caps_raise(const int *caps, int n);
+/* fn() without CAP_BPF/CAP_SYS_ADMIN, with unprivileged BPF allowed */
+int demo_as_unprivileged(int (*fn)(void));
 #define DEMO_CAPS(...) ((const int[]){ __VA_ARGS__ }), \
 	(int)(sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))
 
