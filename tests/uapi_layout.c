@@ -36,6 +36,17 @@ SAME(offsetof(union bpf_attr, map_token_fd), 72);
 SAME(sizeof(((union bpf_attr *)0)->map_token_fd), 4);
 #endif
 
+#ifdef HAVE_BTF_TOKEN_FD
+SAME(offsetof(union bpf_attr, btf_log_true_size), 28);
+SAME(offsetof(union bpf_attr, btf_token_fd), 32);
+#endif
+
+#ifdef HAVE_PROG_TOKEN_FD
+SAME(__MAX_BPF_MAP_TYPE, 32);	/* 33 in the series: no CGRP_STORAGE in 6.1 */
+SAME(offsetof(union bpf_attr, log_true_size), 140);
+SAME(offsetof(union bpf_attr, prog_token_fd), 144);
+#endif
+
 int main(void)
 {
 	return 0;

@@ -21,6 +21,8 @@ for s in $(series_steps); do
 	flags=
 	grep -q 'token_create;' "$hdr/linux/bpf.h" && flags="$flags -DHAVE_TOKEN_CREATE"
 	grep -q 'map_token_fd;' "$hdr/linux/bpf.h" && flags="$flags -DHAVE_MAP_TOKEN_FD"
+	grep -q 'btf_token_fd;' "$hdr/linux/bpf.h" && flags="$flags -DHAVE_BTF_TOKEN_FD"
+	grep -q 'prog_token_fd;' "$hdr/linux/bpf.h" && flags="$flags -DHAVE_PROG_TOKEN_FD"
 	check "step-$id: layout as in the series (${flags:-no token UAPI yet})" \
 		gcc -fsyntax-only -I"$hdr" -I"$TOP/userspace-demo/lib" $flags "$TOP/tests/uapi_layout.c"
 	check "step-$id: both UAPI copies of linux/bpf.h changed together" \
