@@ -15,6 +15,7 @@
 /* unchanged by the series: what every step must keep */
 SAME(BPF_PROG_BIND_MAP, 35);
 SAME(offsetof(union bpf_attr, map_extra), 64);
+SAME(__MAX_BPF_ATTACH_TYPE, 44);	/* what "any" attach type means on 6.1 */
 
 #ifdef HAVE_TOKEN_CREATE
 SAME(BPF_TOKEN_CREATE, 36);
@@ -32,6 +33,7 @@ SAME(offsetof(struct demo_token_create_attr, bpffs_pathname),
 #endif
 
 #ifdef HAVE_MAP_TOKEN_FD
+SAME(__MAX_BPF_MAP_TYPE, 32);	/* 33 in the series: no CGRP_STORAGE in 6.1 */
 SAME(offsetof(union bpf_attr, map_token_fd), 72);
 SAME(sizeof(((union bpf_attr *)0)->map_token_fd), 4);
 #endif
@@ -42,7 +44,7 @@ SAME(offsetof(union bpf_attr, btf_token_fd), 32);
 #endif
 
 #ifdef HAVE_PROG_TOKEN_FD
-SAME(__MAX_BPF_MAP_TYPE, 32);	/* 33 in the series: no CGRP_STORAGE in 6.1 */
+SAME(__MAX_BPF_PROG_TYPE, 32);	/* 33 in the series: no NETFILTER in 6.1 */
 SAME(offsetof(union bpf_attr, log_true_size), 140);
 SAME(offsetof(union bpf_attr, prog_token_fd), 144);
 #endif
