@@ -11,7 +11,7 @@ CASES  ?=
 
 .DELETE_ON_ERROR:
 .PHONY: help deps tree build demos initramfs run vm matrix demo check \
-	refresh checkpatch test-host clean distclean
+	refresh checkpatch wide-check test-host clean distclean
 
 help:
 	@echo "BPF token and BPF FS-based delegation (v6), step by step on Linux 6.1"
@@ -32,6 +32,7 @@ help:
 	@echo "  make matrix          run every step, write build/report/matrix.tsv"
 	@echo "  make refresh STEP=NN turn commits made on branch step-NN back into steps/NN-*/patch"
 	@echo "  make checkpatch      scripts/checkpatch.pl on every step patch"
+	@echo "  make wide-check [STEP=NN]  compile what a step touches under a wide config"
 	@echo "  make test-host       the host-side tests of the tooling only (no VM)"
 	@echo "  make clean           remove build outputs but keep build/linux and build/obj"
 	@echo "  make distclean       remove build/ entirely (refuses if build/linux has your edits)"
@@ -80,6 +81,13 @@ demo: deps
 checkpatch:
 	@sh tests/checkpatch.sh
 
+wide-check:
+	@if [ -n "$(STEP)" ]; then \
+		sh kernel/wide-check.sh "$(STEP)"; \
+	else \
+		for s in $(STEPS); do sh kernel/wide-check.sh $$s || exit 1; done; \
+	fi
+
 test-host:
 	@sh tests/run.sh host
 
@@ -91,7 +99,7 @@ refresh:
 
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
-		build/initramfs.* build/tools
+		build/initramfs.* build/tools build/obj-wide
 
 distclean:
 	@if [ -d build/linux/.git ] && [ -n "$$(git -C build/linux status --porcelain)" ]; then \

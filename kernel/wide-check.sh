@@ -1,0 +1,74 @@
+#!/bin/sh
+# Compile, under a wide configuration, every object a step could break.
+#
+#   kernel/wide-check.sh STEP
+#
+# The VM's kernel is minimal: it does not build bpf-lirc.c, bpf_tcp_ca.c
+# and other callers of what the series changes.  So for each step this
+# compiles, with x86_64_defconfig + kernel/config/wide.config in
+# build/obj-wide, (a) every .c file its patch touches and (b) every .c
+# file that mentions a function whose declaration the patch changes in a
+# header.  Compiler errors fail the check; objects the wide config does
+# not build are listed.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+take_lock
+step=$(resolve_step "${1:-}")
+id=$(step_id "$step")
+patch=$TOP/steps/$step/patch
+[ -f "$patch" ] || { echo "step-$id: no patch, nothing to check"; exit 0; }
+WIDE=$BUILD/obj-wide
+JOBS=${JOBS:-$(nproc)}
+export CCACHE_BASEDIR="$TOP" CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_TIMESTAMP="1970-01-01" KBUILD_BUILD_USER=bpftok KBUILD_BUILD_HOST=vm
+WMAKE="make -s -C $LINUX O=$WIDE -j$JOBS CC=ccache\ gcc"
+
+sh "$TOP/kernel/tree.sh" checkout "$id"
+mkdir -p "$WIDE"
+frag=$TOP/kernel/config/wide.config
+sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=[^[:space:]#]*\).*/\1/p' "$frag" >"$WIDE/fragment.config"
+if [ "$(cat "$WIDE/fragment.hash" 2>/dev/null)" != "$(file_hash "$WIDE/fragment.config")" ]; then
+	info "wide config: x86_64_defconfig + kernel/config/wide.config"
+	eval "$WMAKE x86_64_defconfig" >/dev/null
+	(cd "$WIDE" && "$LINUX/scripts/kconfig/merge_config.sh" -m -O "$WIDE" \
+		"$WIDE/.config" "$WIDE/fragment.config") >"$WIDE/merge.log" 2>&1 ||
+		{ cat "$WIDE/merge.log" >&2; die "merge_config.sh failed for the wide config"; }
+	file_hash "$WIDE/fragment.config" >"$WIDE/fragment.hash"
+fi
+eval "$WMAKE olddefconfig" >/dev/null
+info "step-$id: preparing the wide build tree"
+eval "$WMAKE prepare" >"$WIDE/prepare.log" 2>&1 ||
+	{ cat "$WIDE/prepare.log" >&2; die "make prepare failed for the wide config"; }
+
+# (a) touched .c files
+touched=$(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$patch" | grep -v '^tools/' || true)
+# (b) functions whose declaration a header hunk removes (a line at column
+# 0, so a prototype, not a statement in an inline body), and their users
+symbols=$(awk '/^\+\+\+ b\// { hdr = ($0 ~ /\.h$/) } hdr && /^-[A-Za-z]/' "$patch" |
+	sed -n 's/^[^(]*[^A-Za-z0-9_(]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' | sort -u || true)
+users=
+for sym in $symbols; do
+	users="$users $(git -C "$LINUX" grep -lw "$sym" -- '*.c' ':!tools' || true)"
+done
+files=$(printf '%s\n' $touched $users | sort -u)
+[ -n "$files" ] || { echo "step-$id: no C files to check"; exit 0; }
+
+built=0 skipped=
+for f in $files; do
+	obj=${f%.c}.o
+	if ! grep -qw "$(basename "$obj")" "$LINUX/$(dirname "$f")/Makefile" 2>/dev/null; then
+		skipped="$skipped $f"
+		continue
+	fi
+	if eval "$WMAKE $obj" >"$WIDE/obj.log" 2>&1; then
+		built=$((built + 1))
+	elif grep -q "No rule to make target" "$WIDE/obj.log"; then
+		skipped="$skipped $f"
+	else
+		cat "$WIDE/obj.log" >&2
+		die "step-$id: $obj does not compile under the wide config"
+	fi
+done
+info "step-$id: $built object(s) compiled under the wide config${symbols:+ (changed: $(echo $symbols))}"
+[ -z "$skipped" ] || echo "    not built by the wide config:$skipped"
