@@ -121,7 +121,8 @@ static void usage(const char *prog, const struct demo_case *cases, int n_cases)
 int demo_main(int argc, char **argv, const struct demo_case *cases, int n_cases)
 {
 	const char *step = getenv("BPFTOK_STEP");
-	int n_selected = 0;
+	int n_selected = 0, unpriv_bpf_disabled = 0;
+	bool have_sysctl;
 
 	if (argc > 1 && strcmp(argv[1], "--list") == 0) {
 		for (int i = 0; i < n_cases; i++)
@@ -146,6 +147,10 @@ int demo_main(int argc, char **argv, const struct demo_case *cases, int n_cases)
 		return 2;
 	}
 
+	/* a case killed between demo_set_unpriv_bpf_disabled() calls must
+	 * not leave unprivileged BPF enabled for the cases after it
+	 */
+	have_sysctl = demo_read_int(UNPRIV_BPF_SYSCTL, &unpriv_bpf_disabled) == 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
 	ksft_set_plan(n_selected);
@@ -160,6 +165,8 @@ int demo_main(int argc, char **argv, const struct demo_case *cases, int n_cases)
 			continue;
 		}
 		result = run_case_isolated(c);
+		if (have_sysctl)
+			demo_set_unpriv_bpf_disabled(unpriv_bpf_disabled);
 		/* parsed by vm/run into the matrix: keep the format */
 		printf("# result %s %s", c->name, demo_result_name(result));
 		printf(" expected %s\n", demo_result_name(expected));

@@ -129,6 +129,7 @@ int demo_send_fd(int sock, int fd, int err)
 	struct iovec iov = { .iov_base = &err, .iov_len = sizeof(err) };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	struct cmsghdr *cmsg;
+	ssize_t n;
 
 	if (fd >= 0) {
 		memset(&control, 0, sizeof(control));
@@ -140,9 +141,10 @@ int demo_send_fd(int sock, int fd, int err)
 		cmsg->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
 	}
-	if (sendmsg(sock, &msg, MSG_NOSIGNAL) != sizeof(err))
+	n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+	if (n < 0)
 		return -errno;
-	return 0;
+	return n == sizeof(err) ? 0 : -EIO;
 }
 
 int demo_recv_fd(int sock, int *fd)
@@ -166,8 +168,11 @@ int demo_recv_fd(int sock, int *fd)
 		return -errno;
 	if (n != sizeof(err))
 		return -EPIPE;	/* the peer died before answering */
+	if (msg.msg_flags & MSG_CTRUNC)
+		return -EMSGSIZE;
 	cmsg = CMSG_FIRSTHDR(&msg);
-	if (cmsg && cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS)
+	if (cmsg && cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS &&
+	    cmsg->cmsg_len == CMSG_LEN(sizeof(int)))
 		memcpy(fd, CMSG_DATA(cmsg), sizeof(int));
 	return err;
 }
@@ -210,6 +215,8 @@ static int container_child(int sock, const struct demo_fsopt *opts,
 	err = demo_recv_fd(sock, &mnt_fd);
 	if (err)
 		return err;	/* the parent already said why */
+	if (mnt_fd < 0)
+		return -EPIPE;	/* "ok" but no mount fd: a protocol error */
 	err = fn(mnt_fd, arg);
 	close(mnt_fd);
 	return err;
@@ -251,8 +258,11 @@ int demo_run_in_container(const struct demo_fsopt *opts, demo_userns_fn fn, void
 		return -DEMO_SETUP_FAILED;
 	fflush(stdout);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
 		return -DEMO_SETUP_FAILED;
+	}
 	if (pid == 0) {
 		close(sv[0]);
 		demo_exit_result(container_child(sv[1], opts, fn, arg));

@@ -125,6 +125,7 @@ int demo_as_unprivileged(int (*fn)(void));
  * reach the checks behind it, and back to 2.  Returns the old value.
  */
 int demo_set_unpriv_bpf_disabled(int value);
+#define UNPRIV_BPF_SYSCTL "/proc/sys/kernel/unprivileged_bpf_disabled"
 
 /* ---- raw bpf() ---- */
 

@@ -12,12 +12,16 @@ int demo_write_file(const char *path, const char *text)
 {
 	size_t len = strlen(text);
 	int fd, err = 0;
+	ssize_t n;
 
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (write(fd, text, len) != (ssize_t)len)
+	n = write(fd, text, len);
+	if (n < 0)
 		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;	/* short write: errno says nothing */
 	close(fd);
 	return err;
 }
@@ -39,8 +43,6 @@ int demo_read_int(const char *path, int *value)
 	*value = atoi(buf);
 	return 0;
 }
-
-#define UNPRIV_BPF_SYSCTL "/proc/sys/kernel/unprivileged_bpf_disabled"
 
 int demo_set_unpriv_bpf_disabled(int value)
 {
