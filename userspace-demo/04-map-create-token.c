@@ -130,6 +130,41 @@ CASE(not_a_token, MAP_CREATE_CMD, STACK_MAPS, BPF_MAP_TYPE_STACK, NOT_A_TOKEN, t
 CASE(closed_fd, MAP_CREATE_CMD, STACK_MAPS, BPF_MAP_TYPE_STACK, CLOSED_FD, true)
 
 /*
+ * The token must not outlive its users.  A token pins the user namespace
+ * that owns its BPF FS (get_user_ns() at creation), so a reference that
+ * map_create() forgets to put keeps a whole user namespace alive.  With
+ * user.max_user_namespaces lowered to a few, such a leak shows up as
+ * ENOSPC from unshare(CLONE_NEWUSER) within a few container runs.
+ */
+#define USERNS_LIMIT_SYSCTL "/proc/sys/user/max_user_namespaces"
+#define USERNS_LIMIT 4
+#define ROUNDS 12
+
+static int token_released(void)
+{
+	static const struct map_case c = {
+		MAP_CREATE_CMD, STACK_MAPS, BPF_MAP_TYPE_STACK, WITH_TOKEN, true
+	};
+	char limit[16];
+	int old, err = 0;
+
+	if (demo_read_int(USERNS_LIMIT_SYSCTL, &old))
+		return -DEMO_SETUP_FAILED;
+	snprintf(limit, sizeof(limit), "%d", USERNS_LIMIT);
+	if (demo_write_file(USERNS_LIMIT_SYSCTL, limit))
+		return -DEMO_SETUP_FAILED;
+	for (int round = 0; round < ROUNDS && !err; round++) {
+		err = run(&c);
+		usleep(50 * 1000);	/* namespaces are freed from a workqueue */
+		if (err)
+			demo_note("round %d: %s", round, demo_result_name(err));
+	}
+	snprintf(limit, sizeof(limit), "%d", old);
+	demo_write_file(USERNS_LIMIT_SYSCTL, limit);
+	return err;
+}
+
+/*
  * Before 04: on 00-01 the container gets no BPF FS (EPERM); on 02 there
  * is no BPF_TOKEN_CREATE (EINVAL); on 03 the token exists but
  * map_token_fd is an unknown attr field (EINVAL).  Cases without a
@@ -147,6 +182,7 @@ static const struct demo_case cases[] = {
 	{ "map.disallowed_cmd", disallowed_cmd, EXPECT(TOKEN_BEFORE_04, { "04", -EPERM }) },
 	{ "map.not_a_token", not_a_token, EXPECT({ "00", -EPERM }, { "02", -EINVAL }) },
 	{ "map.closed_fd", closed_fd, EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "04", -EBADF }) },
+	{ "map.token_released", token_released, EXPECT(TOKEN_BEFORE_04, { "04", 0 }) },
 };
 
 int main(int argc, char **argv)
