@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Step 07: helpers that need CAP_BPF or CAP_PERFMON follow the program's
+ * token.  Read it next to steps/07-helper-protos-token/NOTES.md.
+ *
+ * The container loads the XDP program of the series' selftest, which
+ * calls bpf_jiffies64() (a CAP_BPF helper) and bpf_get_current_task() (a
+ * CAP_PERFMON helper).  On step 06 the load itself is allowed through
+ * the token, but the verifier still asks the init namespace whether the
+ * program may call those helpers, and it may not: "unknown func", EINVAL.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "demo.h"
+
+#define CALL(helper) { .code = BPF_JMP | BPF_CALL, .imm = (helper) }
+#define RETURN_ZERO \
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 }, \
+	{ .code = BPF_JMP | BPF_EXIT }
+
+static const struct bpf_insn calls_jiffies64[] = { CALL(BPF_FUNC_jiffies64), RETURN_ZERO };
+static const struct bpf_insn calls_current_task[] = {
+	CALL(BPF_FUNC_get_current_task), RETURN_ZERO
+};
+static const struct bpf_insn calls_both[] = {
+	CALL(BPF_FUNC_jiffies64), CALL(BPF_FUNC_get_current_task), RETURN_ZERO
+};
+
+struct helper_case {
+	const struct bpf_insn *insns;
+	unsigned int insn_cnt;
+	const int *drop;
+	int n_drop;
+};
+
+#define PROG(p) .insns = p, .insn_cnt = DEMO_ARRAY_SIZE(p)
+
+static int xdp_load(const struct helper_case *c, int token_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_XDP;
+	attr.expected_attach_type = BPF_XDP;
+	attr.insns = (uintptr_t)c->insns;
+	attr.insn_cnt = c->insn_cnt;
+	attr.license = (uintptr_t)"GPL";
+	attr.prog_token_fd = token_fd;
+	return demo_close_result(demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr)));
+}
+
+static int in_container(int mnt_fd, void *arg)
+{
+	const struct helper_case *c = arg;
+	int token_fd, err = 0;
+
+	token_fd = demo_token_create(mnt_fd, "", 0);
+	if (token_fd < 0)
+		return token_fd;
+	if (c->n_drop)
+		err = demo_caps_drop(c->drop, c->n_drop);
+	if (!err)
+		err = xdp_load(c, token_fd);
+	close(token_fd);
+	return err;
+}
+
+static int run(const struct helper_case *c)
+{
+	char cmds[32], progs[32], attachs[32];
+	struct demo_fsopt opts[] = {
+		{ "delegate_cmds", cmds },
+		{ "delegate_progs", progs },
+		{ "delegate_attachs", attachs },
+		{ NULL, NULL },
+	};
+
+	snprintf(cmds, sizeof(cmds), "0x%llx", 1ULL << BPF_PROG_LOAD);
+	snprintf(progs, sizeof(progs), "0x%llx", 1ULL << BPF_PROG_TYPE_XDP);
+	snprintf(attachs, sizeof(attachs), "0x%llx", 1ULL << BPF_XDP);
+	return demo_run_in_container(opts, in_container, (void *)c);
+}
+
+static const int perfmon_caps[] = { CAP_PERFMON, CAP_SYS_ADMIN };
+
+#define CASE(fn, ...)							\
+	static int fn(void)						\
+	{								\
+		static const struct helper_case c = { __VA_ARGS__ };	\
+		return run(&c);						\
+	}
+
+CASE(jiffies64, PROG(calls_jiffies64))
+CASE(current_task, PROG(calls_current_task))
+CASE(selftest_prog, PROG(calls_both))
+/* CAP_BPF and CAP_NET_ADMIN kept: enough to load, not for a perfmon helper */
+CASE(current_task_no_perfmon, PROG(calls_current_task),
+     .drop = perfmon_caps, .n_drop = DEMO_ARRAY_SIZE(perfmon_caps))
+
+/* Control: init-namespace root calls both without any token. */
+static int init_ns_root(void)
+{
+	static const struct helper_case c = { PROG(calls_both) };
+
+	return xdp_load(&c, 0);
+}
+
+/*
+ * Before 07: 00-01 no BPF FS in the container, 02 no BPF_TOKEN_CREATE,
+ * 03-05 prog_token_fd past the end of those kernels' attr (E2BIG), 06
+ * loads with the token but the verifier finds no such helper (EINVAL).
+ */
+#define HELPERS_BEFORE_07 { "00", -EPERM }, { "02", -EINVAL }, { "03", -E2BIG }, { "06", -EINVAL }
+
+static const struct demo_case cases[] = {
+	{ "helper.jiffies64", jiffies64, EXPECT(HELPERS_BEFORE_07, { "07", 0 }) },
+	{ "helper.current_task", current_task, EXPECT(HELPERS_BEFORE_07, { "07", 0 }) },
+	{ "helper.selftest_prog", selftest_prog, EXPECT(HELPERS_BEFORE_07, { "07", 0 }) },
+	{ "helper.current_task_no_perfmon", current_task_no_perfmon,
+	  EXPECT(HELPERS_BEFORE_07, { "07", -EINVAL }) },
+	{ "helper.init_ns_root", init_ns_root, EXPECT({ "00", 0 }) },
+};
+
+int main(int argc, char **argv)
+{
+	return demo_main(argc, argv, cases, DEMO_ARRAY_SIZE(cases));
+}
