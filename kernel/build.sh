@@ -3,6 +3,7 @@
 #   bzImage            the kernel the VM boots
 #   include/           the step's UAPI headers, libbpf's headers, kselftest.h
 #   libbpf/libbpf.a    static libbpf from the step's tools/lib/bpf
+#   selftests/         the step's token selftest, if its tree has one
 #   stamp              what it was built from (commit + config fragments)
 #
 #   kernel/build.sh STEP
@@ -107,9 +108,24 @@ build_libbpf() {
 		{ cat "$dest/libbpf/build.log" >&2; die "libbpf header install of step-$id failed"; }
 }
 
+# The step's tree may carry our token selftest (step 13 adds it): build it
+# like the demos, static, against this step's headers and libbpf.
+build_selftests() {
+	src=$LINUX/tools/testing/selftests/bpf
+	rm -rf "$dest/selftests"
+	[ -f "$src/test_token.c" ] || return 0
+	info "step-$id: building the token selftest from the step's tree"
+	mkdir -p "$dest/selftests"
+	gcc -O2 -g -Wall -Werror -static -I"$dest/include" -I"$src" \
+		-o "$dest/selftests/test_token" "$src/test_token.c" "$src/cap_helpers.c" \
+		-L"$dest/libbpf" -lbpf -lelf -lz -lzstd ||
+		die "the token selftest of step-$id does not build"
+}
+
 configure
 build_kernel
 install_headers
 build_libbpf
+build_selftests
 printf '%s\n' "$want" >"$dest/stamp"
 info "step-$id: built into build/out/step-$id"

@@ -29,6 +29,7 @@ git
 xz-utils
 python3
 python3-ply
+python3-git
 perl
 util-linux
 bsdextrautils

@@ -40,7 +40,9 @@ report() {
 	mv "$tsv.new" "$tsv"
 	column -t -s "$(printf '\t')" "$tsv"
 	fails=$(grep -c 'fail:' "$tsv" || true)
-	missing=$(awk -F'\t' 'NR > 1 { for (i = 2; i <= NF; i++) if ($i == "-") n++ } END { print n + 0 }' "$tsv")
+	# a selftest runs only on the steps whose tree has it: "-" is expected
+	missing=$(awk -F'\t' 'NR > 1 && $1 !~ /^selftest:/ {
+		for (i = 2; i <= NF; i++) if ($i == "-") n++ } END { print n + 0 }' "$tsv")
 	info "matrix: build/report/matrix.tsv, $fails failing cell(s), $missing not run"
 	[ "$fails" -eq 0 ] && [ "$missing" -eq 0 ]
 }

@@ -1,5 +1,6 @@
 #!/bin/sh
-# build/initramfs.cpio.gz: busybox-static, vm/init and every demo binary.
+# build/initramfs.cpio.gz: busybox-static, vm/init, every demo binary and
+# the token selftest of the newest step that builds one.
 #
 #   vm/mkinitramfs.sh DEMO-BINARY...
 #
@@ -23,7 +24,7 @@ fi
 
 list=$BUILD/initramfs.list
 {
-	for d in /bin /dev /proc /sys /tmp /demos; do
+	for d in /bin /dev /proc /sys /tmp /demos /selftests; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "nod /dev/console 0600 0 0 c 5 1"
@@ -33,6 +34,15 @@ list=$BUILD/initramfs.list
 	for demo in "$@"; do
 		[ -x "$demo" ] || die "demo binary $demo is missing"
 		echo "file /demos/$(basename "$demo") $demo 0755 0 0"
+	done
+	# the kernel tree's own selftests, from the newest step that has them
+	selftests=
+	for s in $(series_steps); do
+		d=$OUT/step-$(step_id "$s")/selftests
+		[ -d "$d" ] && selftests=$d
+	done
+	for t in ${selftests:+"$selftests"/*}; do
+		echo "file /selftests/$(basename "$t") $t 0755 0 0"
 	done
 } >"$list"
 "$gen" "$list" | gzip -1 >"$BUILD/initramfs.cpio.gz.new"
