@@ -95,16 +95,12 @@ static int in_container(int mnt_fd, void *arg)
 
 static int run(const struct map_case *c)
 {
-	char cmds[32], maps[32];
-	struct demo_fsopt opts[] = {
-		{ "delegate_cmds", cmds },
-		{ "delegate_maps", maps },
-		{ NULL, NULL },
+	const struct demo_delegation d = {
+		.cmds = c->delegate_cmds,
+		.maps = c->delegate_maps,
 	};
 
-	snprintf(cmds, sizeof(cmds), "0x%llx", c->delegate_cmds);
-	snprintf(maps, sizeof(maps), "0x%llx", c->delegate_maps);
-	return demo_run_in_container(opts, in_container, (void *)c);
+	return demo_run_delegated(&d, in_container, (void *)c);
 }
 
 #define MAP_CREATE_CMD (1ULL << BPF_MAP_CREATE)

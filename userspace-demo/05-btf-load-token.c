@@ -83,11 +83,9 @@ static int in_container(int mnt_fd, void *arg)
 
 static int run(const struct btf_case *c)
 {
-	char cmds[32];
-	struct demo_fsopt opts[] = { { "delegate_cmds", cmds }, { NULL, NULL } };
+	const struct demo_delegation d = { .cmds = c->delegate_cmds };
 
-	snprintf(cmds, sizeof(cmds), "0x%llx", c->delegate_cmds);
-	return demo_run_in_container(opts, in_container, (void *)c);
+	return demo_run_delegated(&d, in_container, (void *)c);
 }
 
 #define BTF_LOAD_CMD (1ULL << BPF_BTF_LOAD)

@@ -102,28 +102,10 @@ static int in_container(int mnt_fd, void *arg)
 	return err;
 }
 
-static int run(const struct prog_case *c, const char *progs, const char *attachs)
-{
-	char cmds[32];
-	struct demo_fsopt opts[] = {
-		{ "delegate_cmds", cmds },
-		{ "delegate_progs", progs },
-		{ "delegate_attachs", attachs },
-		{ NULL, NULL },
-	};
-
-	snprintf(cmds, sizeof(cmds), "0x%llx", 1ULL << BPF_PROG_LOAD);
-	return demo_run_in_container(opts, in_container, (void *)c);
-}
-
 /* what the series' selftest delegates */
 static int run_xdp(const struct prog_case *c)
 {
-	char progs[32], attachs[32];
-
-	snprintf(progs, sizeof(progs), "0x%llx", 1ULL << BPF_PROG_TYPE_XDP);
-	snprintf(attachs, sizeof(attachs), "0x%llx", 1ULL << BPF_XDP);
-	return run(c, progs, attachs);
+	return demo_run_delegated(&DEMO_XDP_DELEGATION, in_container, (void *)c);
 }
 
 #define CASE(fn, ...)							\
@@ -157,11 +139,13 @@ static int cgroup_skb_attach_after_close(void)
 		.type = BPF_PROG_TYPE_CGROUP_SKB, .attach = BPF_CGROUP_INET_INGRESS,
 		.token = WITH_TOKEN, .attach_after_close = true,
 	};
-	char progs[32], attachs[32];
+	static const struct demo_delegation cgroup_skb = {
+		.cmds = 1ULL << BPF_PROG_LOAD,
+		.progs = 1ULL << BPF_PROG_TYPE_CGROUP_SKB,
+		.attachs = 1ULL << BPF_CGROUP_INET_INGRESS,
+	};
 
-	snprintf(progs, sizeof(progs), "0x%llx", 1ULL << BPF_PROG_TYPE_CGROUP_SKB);
-	snprintf(attachs, sizeof(attachs), "0x%llx", 1ULL << BPF_CGROUP_INET_INGRESS);
-	return run(&c, progs, attachs);
+	return demo_run_delegated(&cgroup_skb, in_container, (void *)&c);
 }
 
 /*

@@ -70,18 +70,7 @@ static int in_container(int mnt_fd, void *arg)
 
 static int run(const struct verifier_case *c)
 {
-	char cmds[32], progs[32], attachs[32];
-	struct demo_fsopt opts[] = {
-		{ "delegate_cmds", cmds },
-		{ "delegate_progs", progs },
-		{ "delegate_attachs", attachs },
-		{ NULL, NULL },
-	};
-
-	snprintf(cmds, sizeof(cmds), "0x%llx", 1ULL << BPF_PROG_LOAD);
-	snprintf(progs, sizeof(progs), "0x%llx", 1ULL << BPF_PROG_TYPE_XDP);
-	snprintf(attachs, sizeof(attachs), "0x%llx", 1ULL << BPF_XDP);
-	return demo_run_in_container(opts, in_container, (void *)c);
+	return demo_run_delegated(&DEMO_XDP_DELEGATION, in_container, (void *)c);
 }
 
 #define PROG(p) .insns = p, .insn_cnt = DEMO_ARRAY_SIZE(p)

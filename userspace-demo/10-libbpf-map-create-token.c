@@ -41,16 +41,12 @@ static int in_container(int mnt_fd, void *arg)
 
 static int run(const struct map_case *c)
 {
-	char cmds[32], maps[32];
-	struct demo_fsopt fsopts[] = {
-		{ "delegate_cmds", cmds },
-		{ "delegate_maps", maps },
-		{ NULL, NULL },
+	static const struct demo_delegation stack_maps = {
+		.cmds = 1ULL << BPF_MAP_CREATE,
+		.maps = 1ULL << BPF_MAP_TYPE_STACK,
 	};
 
-	snprintf(cmds, sizeof(cmds), "0x%llx", 1ULL << BPF_MAP_CREATE);
-	snprintf(maps, sizeof(maps), "0x%llx", 1ULL << BPF_MAP_TYPE_STACK);
-	return demo_run_in_container(fsopts, in_container, (void *)c);
+	return demo_run_delegated(&stack_maps, in_container, (void *)c);
 }
 
 static int token_and_cap(void)

@@ -59,11 +59,9 @@ static int in_container(int mnt_fd, void *arg)
 
 static int run(const struct btf_case *c)
 {
-	char cmds[32];
-	struct demo_fsopt fsopts[] = { { "delegate_cmds", cmds }, { NULL, NULL } };
+	static const struct demo_delegation btf_load = { .cmds = 1ULL << BPF_BTF_LOAD };
 
-	snprintf(cmds, sizeof(cmds), "0x%llx", 1ULL << BPF_BTF_LOAD);
-	return demo_run_in_container(fsopts, in_container, (void *)c);
+	return demo_run_delegated(&btf_load, in_container, (void *)c);
 }
 
 static int token_and_cap(void)

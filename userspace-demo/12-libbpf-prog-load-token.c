@@ -50,18 +50,7 @@ static int in_container(int mnt_fd, void *arg)
 
 static int run(const struct prog_case *c)
 {
-	char cmds[32], progs[32], attachs[32];
-	struct demo_fsopt fsopts[] = {
-		{ "delegate_cmds", cmds },
-		{ "delegate_progs", progs },
-		{ "delegate_attachs", attachs },
-		{ NULL, NULL },
-	};
-
-	snprintf(cmds, sizeof(cmds), "0x%llx", 1ULL << BPF_PROG_LOAD);
-	snprintf(progs, sizeof(progs), "0x%llx", 1ULL << BPF_PROG_TYPE_XDP);
-	snprintf(attachs, sizeof(attachs), "0x%llx", 1ULL << BPF_XDP);
-	return demo_run_in_container(fsopts, in_container, (void *)c);
+	return demo_run_delegated(&DEMO_XDP_DELEGATION, in_container, (void *)c);
 }
 
 static int token_and_caps(void)

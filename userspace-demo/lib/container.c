@@ -272,3 +272,21 @@ int demo_run_in_container(const struct demo_fsopt *opts, demo_userns_fn fn, void
 	close(sv[0]);
 	return demo_wait_result(pid);
 }
+
+int demo_run_delegated(const struct demo_delegation *d, demo_userns_fn fn, void *arg)
+{
+	char cmds[24], maps[24], progs[24], attachs[24];
+	const struct demo_fsopt opts[] = {
+		{ "delegate_cmds", cmds },
+		{ "delegate_maps", maps },
+		{ "delegate_progs", progs },
+		{ "delegate_attachs", attachs },
+		{ NULL, NULL },
+	};
+
+	snprintf(cmds, sizeof(cmds), "0x%llx", d->cmds);
+	snprintf(maps, sizeof(maps), "0x%llx", d->maps);
+	snprintf(progs, sizeof(progs), "0x%llx", d->progs);
+	snprintf(attachs, sizeof(attachs), "0x%llx", d->attachs);
+	return demo_run_in_container(opts, fn, arg);
+}

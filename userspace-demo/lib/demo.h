@@ -108,6 +108,22 @@ int demo_run_in_container(const struct demo_fsopt *opts, demo_userns_fn fn, void
 int demo_write_file(const char *path, const char *text);
 int demo_read_int(const char *path, int *value);
 
+/*
+ * The same flow with the four delegation masks given as numbers: each
+ * becomes its delegate_* option ("0x..." - zero means "delegate none").
+ */
+struct demo_delegation {
+	unsigned long long cmds, maps, progs, attachs;
+};
+int demo_run_delegated(const struct demo_delegation *d, demo_userns_fn fn, void *arg);
+
+/* What the series' selftest delegates for its program: XDP, BPF_XDP. */
+#define DEMO_XDP_DELEGATION ((const struct demo_delegation){		\
+	.cmds = 1ULL << BPF_PROG_LOAD,					\
+	.progs = 1ULL << BPF_PROG_TYPE_XDP,				\
+	.attachs = 1ULL << BPF_XDP,					\
+})
+
 /* ---- capabilities ---- */
 
 /* Clear these from the effective set (they stay permitted). */
