@@ -161,7 +161,10 @@ refresh_step() {
 		die "$branch is not based on $(branch_of "$prev"); rebase it first"
 	git_linux checkout -q --detach "$branch"
 	git_linux reset -q --soft "$base"
-	git_linux commit -q --allow-empty -C "$orig"
+	# the author's date as commit date, as git am does in apply_step, so
+	# that the same patch always yields the same commit
+	GIT_COMMITTER_DATE=$(git_linux log -1 --format=%aD "$orig") \
+		git_linux commit -q --allow-empty -C "$orig"
 	git_linux format-patch -q -1 --stdout --no-signature --zero-commit HEAD \
 		>"$TOP/steps/$step/patch.new"
 	mv "$TOP/steps/$step/patch.new" "$TOP/steps/$step/patch"
