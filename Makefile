@@ -11,7 +11,7 @@ CASES  ?=
 
 .DELETE_ON_ERROR:
 .PHONY: help deps tree build demos initramfs run vm matrix demo check \
-	refresh checkpatch wide-check test-host clean distclean
+	refresh series checkpatch wide-check test-host clean distclean
 
 help:
 	@echo "BPF token and BPF FS-based delegation (v6), step by step on Linux 6.1"
@@ -31,6 +31,7 @@ help:
 	@echo "  make vm STEP=NN      interactive shell in that step's VM"
 	@echo "  make matrix          run every step, write build/report/matrix.tsv"
 	@echo "  make refresh STEP=NN turn commits made on branch step-NN back into steps/NN-*/patch"
+	@echo "  make series          the steps as a git format-patch series in build/series/, checked with git am"
 	@echo "  make checkpatch      scripts/checkpatch.pl on every step patch"
 	@echo "  make wide-check [STEP=NN]  compile what a step touches under a wide config"
 	@echo "  make test-host       the host-side tests of the tooling only (no VM)"
@@ -97,9 +98,12 @@ check: deps
 refresh:
 	@sh kernel/tree.sh refresh "$(STEP)"
 
+series:
+	@sh kernel/series.sh
+
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
-		build/initramfs.* build/tools build/obj-wide
+		build/initramfs.* build/tools build/obj-wide build/series
 
 distclean:
 	@if [ -d build/linux/.git ] && [ -n "$$(git -C build/linux status --porcelain)" ]; then \

@@ -112,6 +112,8 @@ all)
 		checkpatch
 		info "compiling each step's callers under a wide config"
 		wide_check
+		info "exporting the series and applying it to the pristine tree"
+		t "series/applies-on-pristine" sh "$TOP/kernel/series.sh"
 		info "host tests"
 		host_tests
 		info "the demo matrix in QEMU"
