@@ -11,7 +11,7 @@ CASES  ?=
 
 .DELETE_ON_ERROR:
 .PHONY: help deps tree build demos initramfs run vm matrix demo check \
-	refresh series checkpatch wide-check test-host clean distclean
+	refresh series branches docs checkpatch wide-check test-host clean distclean
 
 help:
 	@echo "BPF token and BPF FS-based delegation (v6), step by step on Linux 6.1"
@@ -32,6 +32,8 @@ help:
 	@echo "  make matrix          run every step, write build/report/matrix.tsv"
 	@echo "  make refresh STEP=NN turn commits made on branch step-NN back into steps/NN-*/patch"
 	@echo "  make series          the steps as a git format-patch series in build/series/, checked with git am"
+	@echo "  make branches        the same as make tree: branches step-00..step-NN in build/linux"
+	@echo "  make docs            build/docs/: one page per step, hunks beside their notes, the measured matrix"
 	@echo "  make checkpatch      scripts/checkpatch.pl on every step patch"
 	@echo "  make wide-check [STEP=NN]  compile what a step touches under a wide config"
 	@echo "  make test-host       the host-side tests of the tooling only (no VM)"
@@ -101,9 +103,14 @@ refresh:
 series:
 	@sh kernel/series.sh
 
+branches: tree
+
+docs:
+	@sh docs/gen.sh
+
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
-		build/initramfs.* build/tools build/obj-wide build/series
+		build/initramfs.* build/tools build/obj-wide build/series build/docs
 
 distclean:
 	@if [ -d build/linux/.git ] && [ -n "$$(git -C build/linux status --porcelain)" ]; then \

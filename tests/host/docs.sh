@@ -1,0 +1,20 @@
+#!/bin/sh
+# make docs: every step gets a page, every hunk of its patch appears on
+# it beside its annotation, and the landing page links every step.
+. "$(dirname "$0")/lib.sh"
+
+check "make docs succeeds" sh "$TOP/docs/gen.sh"
+for s in $(series_steps); do
+	id=$(step_id "$s")
+	page=$BUILD/docs/step-$id.html
+	check "step-$id has a page" [ -s "$page" ]
+	check "the landing page links step-$id" grep -q "href=\"step-$id.html\"" "$BUILD/docs/index.html"
+	[ -f "$TOP/steps/$s/patch" ] || continue
+	want=$(grep -c '^@@ ' "$TOP/steps/$s/patch")
+	check "step-$id's page shows all $want hunks" \
+		[ "$(grep -c '^@@ ' "$BUILD/docs/src/step-$id.md")" = "$want" ]
+done
+# nothing on a page may reach for the network
+check "no page loads anything from the network" \
+	sh -c "! grep -l -E '(src|href)=\"(https?:)?//' '$BUILD'/docs/*.html"
+done_testing
