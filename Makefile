@@ -11,7 +11,7 @@ CASES  ?=
 
 .DELETE_ON_ERROR:
 .PHONY: help deps tree build demos initramfs run vm matrix demo check \
-	refresh series branches docs checkpatch wide-check test-host clean distclean
+	refresh series branches docs slides checkpatch wide-check test-host clean distclean
 
 help:
 	@echo "BPF token and BPF FS-based delegation (v6), step by step on Linux 6.1"
@@ -34,6 +34,7 @@ help:
 	@echo "  make series          the steps as a git format-patch series in build/series/, checked with git am"
 	@echo "  make branches        the same as make tree: branches step-00..step-NN in build/linux"
 	@echo "  make docs            build/docs/: one page per step, hunks beside their notes, the measured matrix"
+	@echo "  make slides          build/slides/index.html: a self-contained deck, one slide per step"
 	@echo "  make checkpatch      scripts/checkpatch.pl on every step patch"
 	@echo "  make wide-check [STEP=NN]  compile what a step touches under a wide config"
 	@echo "  make test-host       the host-side tests of the tooling only (no VM)"
@@ -108,9 +109,12 @@ branches: tree
 docs:
 	@sh docs/gen.sh
 
+slides:
+	@sh docs/slides.sh
+
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
-		build/initramfs.* build/tools build/obj-wide build/series build/docs
+		build/initramfs.* build/tools build/obj-wide build/series build/docs build/slides
 
 distclean:
 	@if [ -d build/linux/.git ] && [ -n "$$(git -C build/linux status --porcelain)" ]; then \

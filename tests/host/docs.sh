@@ -17,4 +17,12 @@ done
 # nothing on a page may reach for the network
 check "no page loads anything from the network" \
 	sh -c "! grep -l -E '(src|href)=\"(https?:)?//' '$BUILD'/docs/*.html"
+
+check "make slides succeeds" sh "$TOP/docs/slides.sh"
+n_steps=$(series_steps | wc -l)
+n_opening=$(grep -c '^# ' "$TOP/docs/slides-opening.md")
+check "the deck has the opening plus one slide per step" \
+	[ "$(grep -c '<section' "$BUILD/slides/index.html")" -ge $((n_steps + n_opening)) ]
+check "the deck loads nothing from the network" \
+	sh -c "! grep -E '(src|href)=\"(https?:)?//' '$BUILD/slides/index.html'"
 done_testing
