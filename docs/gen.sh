@@ -58,7 +58,9 @@ step_page() {
 	out=$SRC/step-$id.md
 	{
 		# the annotation, each "### hunk" heading followed by its hunks
-		awk '/^### / { print; print ""; print "@@HUNKS@@ " substr($0, 5); next } { print }' "$notes" |
+		# (the first line, the "# Step NN" title, becomes the page title)
+		awk 'NR == 1 && /^# / { next }
+			/^### / { print; print ""; print "@@HUNKS@@ " substr($0, 5); next } { print }' "$notes" |
 		while IFS= read -r line; do
 			case $line in
 			"@@HUNKS@@ "*)
@@ -129,8 +131,12 @@ done
 index_page
 for md in "$SRC"/*.md; do
 	name=$(basename "$md" .md)
-	title=$(sed -n '1s/^# //p' "$md")
-	pandoc --standalone --from markdown --to html5 --toc --toc-depth 2 \
+	case $name in
+	index) title= ;;	# the landing page has its own title block
+	*) title=$(sed -n '1s/^# //p' "$TOP/steps/$(series_steps | awk -v id="${name#step-}" 'index($0, id "-") == 1')/NOTES.md") ;;
+	esac
+	pandoc --standalone --from markdown --to html5 --toc --toc-depth 2 --css style.css \
 		${title:+--metadata title="$title"} -o "$DEST/$name.html" "$md"
 done
+cp "$TOP/docs/style.css" "$DEST/"
 info "docs: $(ls "$DEST"/*.html | wc -l) pages in build/docs/ (open build/docs/index.html)"
