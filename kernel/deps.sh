@@ -30,6 +30,7 @@ xz-utils
 python3
 python3-ply
 python3-git
+chromium
 perl
 util-linux
 bsdextrautils
