@@ -114,7 +114,7 @@ slides:
 
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
-		build/initramfs.* build/tools build/obj-wide build/series build/docs build/slides
+		build/initramfs.* build/tools build/obj-wide build/series build/docs build/slides build/libbpf-cache
 
 distclean:
 	@if [ -d build/linux/.git ] && [ -n "$$(git -C build/linux status --porcelain)" ]; then \

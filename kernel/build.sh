@@ -96,16 +96,28 @@ install_headers() {
 	cp "$LINUX/tools/testing/selftests/kselftest.h" "$dest/include/"
 }
 
+# libbpf depends only on tools/: steps that do not touch it (all but
+# 03-12's UAPI and libbpf changes) reuse the build of an identical tree.
 build_libbpf() {
-	info "step-$id: building libbpf.a from the step's tools/lib/bpf"
-	rm -rf "$dest/libbpf"
+	key=$(git -C "$LINUX" rev-parse HEAD:tools/lib/bpf HEAD:tools/include \
+		HEAD:tools/build HEAD:tools/scripts HEAD:scripts/bpf_doc.py | file_hash)
+	cache=$BUILD/libbpf-cache/$key
+	rm -rf "$dest/libbpf" "$dest/include/bpf"
+	if [ ! -f "$cache/libbpf/libbpf.a" ]; then
+		info "step-$id: building libbpf.a from the step's tools/lib/bpf"
+		rm -rf "$cache"
+		mkdir -p "$cache/libbpf"
+		make -s -C "$LINUX/tools/lib/bpf" OUTPUT="$cache/libbpf/" CC="ccache gcc" \
+			-j"$JOBS" "$cache/libbpf/libbpf.a" >"$cache/build.log" 2>&1 &&
+		make -s -C "$LINUX/tools/lib/bpf" OUTPUT="$cache/libbpf/" DESTDIR="$cache" prefix= \
+			install_headers >>"$cache/build.log" 2>&1 ||
+			{ cat "$cache/build.log" >&2; rm -rf "$cache"; die "libbpf build of step-$id failed"; }
+	else
+		info "step-$id: libbpf unchanged since an earlier step, reusing its build"
+	fi
 	mkdir -p "$dest/libbpf"
-	make -s -C "$LINUX/tools/lib/bpf" OUTPUT="$dest/libbpf/" CC="ccache gcc" \
-		-j"$JOBS" "$dest/libbpf/libbpf.a" >"$dest/libbpf/build.log" 2>&1 ||
-		{ cat "$dest/libbpf/build.log" >&2; die "libbpf build of step-$id failed"; }
-	make -s -C "$LINUX/tools/lib/bpf" OUTPUT="$dest/libbpf/" DESTDIR="$dest" prefix= \
-		install_headers >>"$dest/libbpf/build.log" 2>&1 ||
-		{ cat "$dest/libbpf/build.log" >&2; die "libbpf header install of step-$id failed"; }
+	cp "$cache/libbpf/libbpf.a" "$dest/libbpf/"
+	cp -r "$cache/include/bpf" "$dest/include/"
 }
 
 # The step's tree may carry our token selftest (step 13 adds it): build it
