@@ -85,6 +85,18 @@ step_page() {
 		else
 			echo "Not measured yet: run \`make matrix\` (or \`make check\`) before \`make docs\`."
 		fi
+		console=$BUILD/logs/step-$id.console
+		if [ -f "$console" ] && grep -q "^BPFTOK-DEMO-BEGIN $s\$" "$console"; then
+			echo
+			echo "## The demo's output, as measured"
+			echo
+			echo "From the last run on step-$id's kernel, $(date -u -r "$console" '+%Y-%m-%d %H:%M UTC'):"
+			echo
+			echo '```'
+			awk -v d="$s" '$0 == "BPFTOK-DEMO-BEGIN " d { on = 1; next }
+				on && index($0, "BPFTOK-DEMO-END ") == 1 { exit } on' "$console"
+			echo '```'
+		fi
 		demo=$TOP/userspace-demo/$s.c
 		if [ -f "$demo" ]; then
 			echo
@@ -97,13 +109,81 @@ step_page() {
 	} >"$out"
 }
 
+# The matrix as an HTML table, each cell classed by its outcome.
+matrix_html() {
+	echo '<table class="matrix">'
+	awk -F'\t' '
+		NR == 1 { printf "<tr>"; for (i = 1; i <= NF; i++) printf "<th>%s</th>", $i; print "</tr>"; next }
+		{
+			printf "<tr><td><code>%s</code></td>", $1
+			for (i = 2; i <= NF; i++) {
+				c = ($i == "ok") ? "ok" : ($i ~ /^fail:/) ? "fail" : ($i == "-") ? "none" : "err"
+				printf "<td class=\"%s\">%s</td>", c, $i
+			}
+			print "</tr>"
+		}' "$MATRIX"
+	echo '</table>'
+}
+
+# Every step's "## Backport notes", one page.
+backports_page() {
+	{
+		printf -- '---\ntitle: Backport notes, all steps\n---\n'
+		echo
+		echo "Every place where Debian's 6.1 forced a difference from the series."
+		for s in $(series_steps); do
+			notes=$TOP/steps/$s/NOTES.md
+			grep -q '^## Backport notes' "$notes" || continue
+			echo
+			echo "## [$(sed -n '1s/^# //p' "$notes")](step-$(step_id "$s").html)"
+			echo
+			awk '/^## Backport notes/ { on = 1; next } on && /^## / { exit } on' "$notes"
+		done
+	} >"$SRC/backports.md"
+}
+
+# checkpatch over the whole series, as the tests run it.
+checkpatch_page() {
+	{
+		printf -- '---\ntitle: checkpatch over the series\n---\n'
+		echo
+		echo "\`scripts/checkpatch.pl --strict\` from the tree, on every step patch;"
+		echo "types a step keeps on purpose are explained in its NOTES.md."
+		echo
+		echo '```'
+		sh "$TOP/tests/checkpatch.sh" 2>&1 || true
+		echo '```'
+	} >"$SRC/checkpatch.md"
+}
+
+# All step pages in one, for printing.
+printable_page() {
+	{
+		echo "---"
+		echo "title: BPF token, step by step - all steps on one page"
+		echo "---"
+		for s in $(series_steps); do
+			echo
+			sed -n '1p' "$TOP/steps/$s/NOTES.md"
+			sed 's/^#/##/' "$SRC/step-$(step_id "$s").md"
+		done
+	} >"$SRC/all.md"
+}
+
 index_page() {
 	{
 		echo "---"
 		echo "title: BPF token, step by step, on Linux 6.1"
 		echo "---"
 		echo
-		sed -n '/^The "BPF token/,/^## The two commands/p' "$TOP/README.md" | sed '$d'
+		sed -n '/^The "BPF token/,/^## The two commands/p' "$TOP/README.md" | sed '$d' |
+			sed '/^```$/,/^```$/d'
+		echo '![The flow: the container configures, the host creates and mounts, the container derives a token and uses it](flow.svg)'
+		echo
+		echo "More: [backport notes of all steps](backports.html) -"
+		echo "[glossary](glossary.html) - [checkpatch over the series](checkpatch.html) -"
+		echo "[everything on one printable page](all.html)"
+		echo
 		echo "## The steps"
 		echo
 		for s in $(series_steps); do
@@ -114,11 +194,11 @@ index_page() {
 		echo "## The whole matrix"
 		echo
 		if [ -f "$MATRIX" ]; then
-			echo "Every demo case on every step's kernel, as measured $(date -u -r "$MATRIX" '+%Y-%m-%d %H:%M UTC')."
+			echo "Every demo case on every step's kernel, as measured $(date -u -r "$MATRIX" '+%Y-%m-%d %H:%M UTC'):"
+			echo "green is success, amber an errno the step expects, red a mismatch."
 			echo
-			awk -F'\t' 'NR == 1 { printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; printf "\n|"
-					for (i = 1; i <= NF; i++) printf "---|"; printf "\n"; next }
-				{ printf "| `%s` |", $1; for (i = 2; i <= NF; i++) printf " %s |", $i; printf "\n" }' "$MATRIX"
+			matrix_html
+
 		else
 			echo "Not measured yet: run \`make matrix\` before \`make docs\`."
 		fi
@@ -129,11 +209,18 @@ for s in $(series_steps); do
 	step_page "$s"
 done
 index_page
+backports_page
+checkpatch_page
+printable_page
+sed '1s/^# \(.*\)/---\ntitle: \1\n---/' "$TOP/docs/glossary.md" >"$SRC/glossary.md"
+command -v dot >/dev/null || die "graphviz (dot) not found; run 'make deps'"
+dot -Tsvg -o "$DEST/flow.svg" "$TOP/docs/flow.dot"
 for md in "$SRC"/*.md; do
 	name=$(basename "$md" .md)
 	case $name in
-	index) title= ;;	# the landing page has its own title block
-	*) title=$(sed -n '1s/^# //p' "$TOP/steps/$(series_steps | awk -v id="${name#step-}" 'index($0, id "-") == 1')/NOTES.md") ;;
+	step-*) title=$(sed -n '1s/^# //p' "$TOP/steps/$(series_steps |
+		awk -v id="${name#step-}" 'index($0, id "-") == 1')/NOTES.md") ;;
+	*) title= ;;	# the page starts with its own title block
 	esac
 	pandoc --standalone --from markdown --to html5 --toc --toc-depth 2 --css style.css \
 		${title:+--metadata title="$title"} -o "$DEST/$name.html" "$md"

@@ -31,6 +31,7 @@ python3
 python3-ply
 python3-git
 chromium
+graphviz
 perl
 util-linux
 bsdextrautils
