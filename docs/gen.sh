@@ -178,6 +178,17 @@ index_page() {
 		echo
 		sed -n '/^The "BPF token/,/^## The two commands/p' "$TOP/README.md" | sed '$d' |
 			sed '/^```$/,/^```$/d'
+		echo "## What a BPF token is for"
+		echo
+		echo "\`CAP_BPF\` cannot be given to a container safely: a BPF program can read"
+		echo "any kernel memory, so the capability only ever counted in the init user"
+		echo "namespace.  The series lets a trusted host *delegate* a chosen part of"
+		echo "\`bpf()\` to one container: it mounts a BPF FS owned by the container's"
+		echo "user namespace with \`delegate_*\` options, the container derives a token"
+		echo "from it, and commands given the token accept the capability held inside"
+		echo "the container's namespace.  Token and namespaced capability are both"
+		echo "needed; neither alone grants anything."
+		echo
 		echo '![The flow: the container configures, the host creates and mounts, the container derives a token and uses it](flow.svg)'
 		echo
 		echo "More: [backport notes of all steps](backports.html) -"
