@@ -19,35 +19,7 @@ MATRIX=$BUILD/report/matrix.tsv
 
 # hunks_named PATCH NAME: the hunks of PATCH whose name is NAME, as diff.
 hunks_named() {
-	awk -v want="$2" '
-		function flush() { if (keep && hunk != "") printf "%s", hunk; hunk = "" }
-		/^diff --git / { flush(); keep = 0; newfile = 0; header = ""; next }
-		/^--- \/dev\/null/ { newfile = 1 }
-		/^--- / { header = $0 "\n"; next }
-		/^\+\+\+ b\// { file = substr($0, 7); header = header $0 "\n"; next }
-		/^@@ / {
-			flush()
-			ctx = $0
-			sub(/^@@ [^@]* @@ ?/, "", ctx)
-			if (newfile) name = "(new file)"
-			else if (ctx == "") name = "(top)"
-			else if (match(ctx, /[A-Za-z0-9_]\(/)) {
-				name = substr(ctx, 1, RSTART)
-				n = split(name, w, /[ \t*]+/)
-				name = w[n] "()"
-			} else {
-				name = ctx
-				while (sub(/[ \t]*[{};=][ \t]*$/, "", name))
-					;
-			}
-			keep = (file ": " name == want)
-			hunk = (keep ? header : "") $0 "\n"
-			header = ""
-			next
-		}
-		/^-- $/ { flush(); keep = 0; next }
-		{ if (hunk != "") hunk = hunk $0 "\n" }
-		END { flush() }' "$1"
+	awk -v want="$2" -f "$TOP/kernel/hunks.awk" "$1"
 }
 
 step_page() {

@@ -4,37 +4,14 @@
 #
 #   tests/annotations.sh [--list STEP]
 #
-# A hunk is named the way `git diff` shows it: the file, then the function
-# from the "@@ ... @@ context" line: "### kernel/bpf/syscall.c: map_create()".
-# Contexts without a call become their text ("struct bpf_mount_opts");
-# hunks of a new file are "(new file)", hunks with no context "(top)".
-# Several hunks with the same name share one heading.
+# Hunks are named by kernel/hunks.awk, the way `git diff` shows them:
+# "### kernel/bpf/syscall.c: map_create()".  Several hunks with the same
+# name share one heading.
 set -eu
 . "$(dirname "$0")/../kernel/lib.sh"
 
 hunk_names() {
-	awk '
-		/^diff --git / { newfile = 0; next }
-		/^--- \/dev\/null/ { newfile = 1; next }
-		/^\+\+\+ b\// { file = substr($0, 7); next }
-		/^@@ / {
-			ctx = $0
-			sub(/^@@ [^@]* @@ ?/, "", ctx)
-			if (newfile)
-				name = "(new file)"
-			else if (ctx == "")
-				name = "(top)"
-			else if (match(ctx, /[A-Za-z0-9_]\(/)) {
-				name = substr(ctx, 1, RSTART)
-				n = split(name, w, /[ \t*]+/)
-				name = w[n] "()"
-			} else {
-				name = ctx
-				while (sub(/[ \t]*[{};=][ \t]*$/, "", name))
-					;
-			}
-			print file ": " name
-		}' "$1" | sort -u
+	awk -f "$TOP/kernel/hunks.awk" "$1" | sort -u
 }
 
 heading_names() {
