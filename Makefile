@@ -18,8 +18,9 @@ help:
 	@echo
 	@echo "The two commands:"
 	@echo "  make demo            build every step, run every demo in QEMU, print the matrix"
-	@echo "  make check           everything 'make demo' does, plus the host tests and"
-	@echo "                       checkpatch; ends with 'N passed, N failed'"
+	@echo "  make check           everything 'make demo' does, plus the token selftest, the host"
+	@echo "                       tests, checkpatch, the wide-config compile and the series"
+	@echo "                       check; ends with 'N passed, N failed'"
 	@echo
 	@echo "Pieces:"
 	@echo "  make deps            install the Debian packages (idempotent; prints sudo line if not root)"
@@ -42,7 +43,7 @@ help:
 	@echo "  make distclean       remove build/ entirely (refuses if build/linux has your edits)"
 	@echo
 	@echo "Steps: $(STEPS)"
-	@echo "V=1 shows full compiler commands; VM_TIMEOUT=s and BPFTOK_ACCEL=tcg|kvm tune vm/run."
+	@echo "V=1 shows the demos' full compiler commands; VM_TIMEOUT=s and BPFTOK_ACCEL=tcg|kvm tune vm/run."
 
 deps:
 	@sh kernel/deps.sh
