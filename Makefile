@@ -17,10 +17,11 @@ help:
 	@echo "BPF token and BPF FS-based delegation (v6), step by step on Linux 6.1"
 	@echo
 	@echo "The two commands:"
-	@echo "  make demo            build every step, run every demo in QEMU, print the matrix"
-	@echo "  make check           everything 'make demo' does, plus the token selftest, the host"
-	@echo "                       tests, checkpatch, the wide-config compile and the series"
-	@echo "                       check; ends with 'N passed, N failed'"
+	@echo "  make demo            build every step, run every demo and the token selftest in"
+	@echo "                       QEMU, print the matrix"
+	@echo "  make check           everything 'make demo' does, plus the host tests, checkpatch,"
+	@echo "                       the wide-config compile and the series check; ends with"
+	@echo "                       'N passed, N failed'"
 	@echo
 	@echo "Pieces:"
 	@echo "  make deps            install the Debian packages (idempotent; prints sudo line if not root)"
