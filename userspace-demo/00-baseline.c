@@ -32,20 +32,16 @@ static const struct demo_fsopt delegate_all[] = {
 };
 
 /* fsopen() only needs CAP_SYS_ADMIN over our own mount namespace. */
+static int bpffs_context_in_container(void)
+{
+	int err = demo_enter_container();
+
+	return err ? err : demo_fsopen("bpf");
+}
+
 static int fsopen_in_userns(void)
 {
-	int err, fs_fd;
-
-	err = demo_enter_userns();
-	if (!err)
-		err = demo_enter_mountns();
-	if (err)
-		return err;
-	fs_fd = demo_fsopen("bpf");
-	if (fs_fd < 0)
-		return fs_fd;
-	close(fs_fd);
-	return 0;
+	return demo_close_result(bpffs_context_in_container());
 }
 
 /*
@@ -55,14 +51,9 @@ static int fsopen_in_userns(void)
  */
 static int unknown_option_in_userns(void)
 {
-	int err, fs_fd;
+	int fs_fd, err;
 
-	err = demo_enter_userns();
-	if (!err)
-		err = demo_enter_mountns();
-	if (err)
-		return err;
-	fs_fd = demo_fsopen("bpf");
+	fs_fd = bpffs_context_in_container();
 	if (fs_fd < 0)
 		return fs_fd;
 	err = demo_fsconfig_string(fs_fd, "delegate_cmds", "not-a-number");

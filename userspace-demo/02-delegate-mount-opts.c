@@ -134,9 +134,7 @@ static int mount_userns_root_alone(void)
 {
 	int fs_fd, err;
 
-	err = demo_enter_userns();
-	if (!err)
-		err = demo_enter_mountns();
+	err = demo_enter_container();
 	if (err)
 		return -DEMO_SETUP_FAILED;
 	fs_fd = demo_fsopen("bpf");

@@ -57,6 +57,13 @@ int demo_enter_mountns(void)
 	return 0;
 }
 
+int demo_enter_container(void)
+{
+	int err = demo_enter_userns();
+
+	return err ? err : demo_enter_mountns();
+}
+
 /* ---- mount API: raw syscalls, so the step's <linux/mount.h> is used ---- */
 
 int demo_fsopen(const char *fstype)
@@ -184,9 +191,7 @@ static int container_child(int sock, const struct demo_fsopt *opts,
 {
 	int fs_fd, mnt_fd, err;
 
-	err = demo_enter_userns();
-	if (!err)
-		err = demo_enter_mountns();
+	err = demo_enter_container();
 	if (err) {
 		demo_note("container: entering user+mount namespace: %s",
 			  demo_result_name(err));

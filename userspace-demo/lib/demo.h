@@ -65,6 +65,7 @@ void demo_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int demo_enter_userns(void);	/* new user ns, uid/gid 0 mapped to ours */
 int demo_enter_mountns(void);	/* new mount ns, / made private */
+int demo_enter_container(void);	/* both: what the demos' container is */
 
 /* ---- mount API ---- */
 
