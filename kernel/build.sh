@@ -7,26 +7,43 @@
 #   stamp              what it was built from (commit + config fragments)
 #
 #   kernel/build.sh STEP
+#   kernel/build.sh --debug [STEP]
 #
 # All steps share one object directory (build/obj) and ccache, so moving
 # from step-NN to the next recompiles only what the step's patch touched.
 # A step whose stamp matches its branch and config is not rebuilt at all.
+#
+# --debug builds the debug flavour (base.config + debug.config: KASAN,
+# kmemleak, lockdep, UBSAN) of one step, the last one by default, into
+# build/out/debug/ from an object directory of its own (build/obj-debug):
+# a bzImage and a file "step" naming the step; the headers and libbpf
+# are the plain build's.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 take_lock
-step=$(resolve_step "${1:-}")
-id=$(step_id "$step")
-dest=$OUT/step-$id
+need_space 1000 "a kernel build (object directory, bzImage, headers, libbpf)"
 FRAGMENTS="$TOP/kernel/config/base.config"
+if [ "${1:-}" = "--debug" ]; then
+	flavour=debug
+	step=$(resolve_step "${2:-$(series_steps | tail -1)}")
+	dest=$OUT/debug
+	OBJ=$BUILD/obj-debug
+	FRAGMENTS="$FRAGMENTS $TOP/kernel/config/debug.config"
+else
+	flavour=
+	step=$(resolve_step "${1:-}")
+	dest=$OUT/step-$(step_id "$step")
+fi
+id=$(step_id "$step")
 JOBS=${JOBS:-$(nproc)}
 
 sh "$TOP/kernel/tree.sh" checkout "$id"
 commit=$(git -C "$LINUX" rev-parse HEAD)
 want="$commit $(file_hash $FRAGMENTS)"
-if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] &&
-	[ -f "$dest/bzImage" ] && [ -f "$dest/libbpf/libbpf.a" ]; then
-	info "step-$id: up to date (${commit%"${commit#????????????}"})"
+if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] && [ -f "$dest/bzImage" ] &&
+	{ [ -n "$flavour" ] || [ -f "$dest/libbpf/libbpf.a" ]; }; then
+	info "step-$id${flavour:+ ($flavour)}: up to date (${commit%"${commit#????????????}"})"
 	exit 0
 fi
 rm -f "$dest/stamp" "$dest/build-warnings.log"
@@ -45,21 +62,27 @@ configure() {
 	sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=[^[:space:]#]*\).*/\1/p' $FRAGMENTS >"$OBJ/fragment.config"
 	fhash=$(file_hash "$OBJ/fragment.config")
 	if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/fragment.hash" 2>/dev/null)" != "$fhash" ]; then
-		info "step-$id: configuring (tinyconfig + kernel/config/base.config)"
+		info "step-$id${flavour:+ ($flavour)}: configuring (tinyconfig + $(echo $FRAGMENTS | sed "s|$TOP/||g"))"
 		eval "$KMAKE tinyconfig" >/dev/null
 		(cd "$OBJ" && "$LINUX/scripts/kconfig/merge_config.sh" -m -O "$OBJ" \
 			"$OBJ/.config" "$OBJ/fragment.config") >"$OBJ/merge.log" 2>&1 ||
 			{ cat "$OBJ/merge.log" >&2; die "merge_config.sh failed"; }
 		printf '%s\n' "$fhash" >"$OBJ/fragment.hash"
 	fi
-	eval "$KMAKE olddefconfig" >/dev/null
+	# olddefconfig warns about every choice the fragment flips (xz -> gzip);
+	# keep that in the log and show it only if the step fails
+	eval "$KMAKE olddefconfig" >>"$OBJ/merge.log" 2>&1 ||
+		{ cat "$OBJ/merge.log" >&2; die "make olddefconfig failed"; }
 	# Every requested option must have survived Kconfig's dependency rules.
 	missing=
 	while IFS= read -r line; do
-		grep -qx "$line" "$OBJ/.config" || missing="$missing ${line%%=*}"
+		case $line in
+		*=n) ! grep -q "^${line%=n}=" "$OBJ/.config" ;;
+		*) grep -qx "$line" "$OBJ/.config" ;;
+		esac || missing="$missing ${line%%=*}"
 	done <"$OBJ/fragment.config"
 	[ -z "$missing" ] ||
-		die "these options of kernel/config/base.config did not make it into .config (a dependency is missing):$missing"
+		die "these options of $(echo $FRAGMENTS | sed "s|$TOP/||g") did not make it into .config (a dependency is missing):$missing"
 }
 
 # make's own "  CC  file" lines are too many to show; count them instead,
@@ -76,9 +99,9 @@ make_with_progress() {
 
 build_kernel() {
 	if [ -f "$OBJ/vmlinux" ]; then
-		info "step-$id: building bzImage (incremental)"
+		info "step-$id${flavour:+ ($flavour)}: building bzImage (incremental)"
 	else
-		info "step-$id: building bzImage (cold: about 6 minutes on 2 cores, less with a warm ccache)"
+		info "step-$id${flavour:+ ($flavour)}: building bzImage (cold: several minutes on 2 cores, less with a warm ccache)"
 	fi
 	make_with_progress bzImage ||
 		{ cat "$OBJ/build-warnings.log" >&2; die "kernel build of step-$id failed"; }
@@ -136,8 +159,12 @@ build_selftests() {
 
 configure
 build_kernel
-install_headers
-build_libbpf
-build_selftests
+if [ -n "$flavour" ]; then
+	echo "$id" >"$dest/step"
+else
+	install_headers
+	build_libbpf
+	build_selftests
+fi
 printf '%s\n' "$want" >"$dest/stamp"
-info "step-$id: built into build/out/step-$id"
+info "step-$id${flavour:+ ($flavour)}: built into ${dest#"$TOP/"}"

@@ -113,3 +113,14 @@ take_lock() {
 file_hash() {
 	cat "$@" | sha256sum | cut -c1-16
 }
+
+# need_space MB WHAT: stop before WHAT if the filesystem holding build/
+# has less than MB megabytes free, rather than fail half-way through with
+# a truncated file.  BPFTOK_MIN_FREE_MB overrides MB (the tests use it).
+need_space() {
+	local want=${BPFTOK_MIN_FREE_MB:-$1} free
+	mkdir -p "$BUILD"
+	free=$(df -Pm "$BUILD" | awk 'NR == 2 { print $4 }')
+	[ "$free" -ge "$want" ] ||
+		die "only ${free} MB free on the filesystem of $BUILD, $2 needs about $want MB; free some space (make clean removes build outputs) and run again"
+}

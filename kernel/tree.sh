@@ -26,6 +26,7 @@ extract_pristine() {
 		die "$KERNEL_TARBALL not found; run 'make deps' (installs linux-source-6.1)"
 	tmp=$BUILD/linux.tmp
 	rm -rf "$tmp"
+	need_space 3000 "extracting the kernel tree and its git history"
 	mkdir -p "$tmp"
 	info "extracting $(basename "$KERNEL_TARBALL") into build/linux (about a minute)"
 	tar -xJf "$KERNEL_TARBALL" -C "$tmp" --strip-components=1
