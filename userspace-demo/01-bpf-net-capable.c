@@ -7,7 +7,7 @@
  * Every case runs as init-namespace root with CAP_NET_ADMIN dropped from
  * the effective set and CAP_SYS_ADMIN kept.  Before this step, four
  * places in the BPF syscall answered such a caller differently: XDP
- * program loading said yes, DEVMAP/SOCKMAP creation, CGROUP_SKB attach
+ * program loading said yes, DEVMAP/XSKMAP creation, CGROUP_SKB attach
  * and BPF_PROG_QUERY said no.  After it, all four say yes.
  */
 #define _GNU_SOURCE
@@ -41,9 +41,9 @@ static int map_devmap_sys_admin(void)
 	return map_as_sys_admin(BPF_MAP_TYPE_DEVMAP);
 }
 
-static int map_sockmap_sys_admin(void)
+static int map_xskmap_sys_admin(void)
 {
-	return map_as_sys_admin(BPF_MAP_TYPE_SOCKMAP);
+	return map_as_sys_admin(BPF_MAP_TYPE_XSKMAP);
 }
 
 /* The control: neither CAP_NET_ADMIN nor CAP_SYS_ADMIN (CAP_BPF kept). */
@@ -120,7 +120,7 @@ static int prog_cgroup_skb_attach_sys_admin(void)
 
 static const struct demo_case cases[] = {
 	{ "map.devmap_sys_admin", map_devmap_sys_admin, EXPECT({ "00", -EPERM }, { "01", 0 }) },
-	{ "map.sockmap_sys_admin", map_sockmap_sys_admin, EXPECT({ "00", -EPERM }, { "01", 0 }) },
+	{ "map.xskmap_sys_admin", map_xskmap_sys_admin, EXPECT({ "00", -EPERM }, { "01", 0 }) },
 	{ "map.devmap_no_admin", map_devmap_no_admin, EXPECT({ "00", -EPERM }) },
 	{ "prog.xdp_load_sys_admin", prog_xdp_load_sys_admin, EXPECT({ "00", 0 }) },
 	{ "prog.query_sys_admin", prog_query_sys_admin, EXPECT({ "00", -EPERM }, { "01", 0 }) },
