@@ -15,7 +15,7 @@ SRC=$BUILD/docs/src
 DEST=$BUILD/docs
 rm -rf "$DEST"
 mkdir -p "$SRC"
-MATRIX=$BUILD/report/matrix.tsv
+MATRIX=$BUILD/report/matrix-wide.tsv
 
 # hunks_named PATCH NAME: the hunks of PATCH whose name is NAME, as diff.
 hunks_named() {

@@ -9,7 +9,7 @@ set -eu
 
 command -v pandoc >/dev/null || die "pandoc not found; run 'make deps'"
 DEST=$BUILD/slides
-MATRIX=$BUILD/report/matrix.tsv
+MATRIX=$BUILD/report/matrix-wide.tsv
 mkdir -p "$DEST"
 md=$DEST/slides.md
 

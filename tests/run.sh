@@ -85,6 +85,20 @@ vm_matrix() {
 		done <"$BUILD/results/step-$id.tsv"
 	done
 	t "matrix/complete" sh "$TOP/vm/matrix.sh" report
+	t "matrix/columns" matrix_columns "$BUILD/report/matrix.tsv"
+}
+
+# matrix.tsv is the long format other tools read: the fixed header, six
+# fields on every row, one row per case and step that ran, and a verdict
+# that agrees with expected vs measured.
+matrix_columns() {
+	head -1 "$1" | grep -qx "$(printf 'demo\tcase\tstep\texpected\tmeasured\tverdict')" ||
+		{ echo "matrix.tsv header: $(head -1 "$1")"; return 1; }
+	awk -F'\t' 'NR > 1 && (NF != 6 || ($6 == "pass") != ($4 == $5)) { print "bad row " NR ": " $0; bad = 1 }
+		END { exit bad }' "$1" || return 1
+	rows=$(($(wc -l <"$1") - 1))
+	results=$(cat "$BUILD"/results/step-*.tsv | wc -l)
+	[ "$rows" -eq "$results" ] || { echo "matrix.tsv has $rows rows, build/results/step-*.tsv $results"; return 1; }
 }
 
 # Compiler output of a step's (incremental) kernel build: the files its

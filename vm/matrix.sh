@@ -4,9 +4,13 @@
 #   vm/matrix.sh run     boot every step, run every demo (vm/run), then report
 #   vm/matrix.sh report  build/report/matrix.tsv from build/results/*.tsv
 #
-# A cell is the case's result on that step's kernel ("ok" or an errno name)
-# when it matched the expectation, "fail:GOT/EXPECTED" when it did not, and
-# "-" when that step was not run.
+# Two files, both tab-separated with one header line:
+#   matrix.tsv       one row per case and step: demo case step expected
+#                    measured verdict (pass or fail)
+#   matrix-wide.tsv  one row per case, one column per step, for reading:
+#                    a cell is the result ("ok" or an errno name) when it
+#                    matched the expectation, "fail:GOT/EXPECTED" when it
+#                    did not, and "-" when that step was not run
 set -eu
 . "$(dirname "$0")/../kernel/lib.sh"
 
@@ -14,10 +18,17 @@ report() {
 	mkdir -p "$BUILD/report"
 	ids=$(series_ids)
 	tsv=$BUILD/report/matrix.tsv
+	wide=$BUILD/report/matrix-wide.tsv
 	for id in $ids; do
 		f=$BUILD/results/step-$id.tsv
 		[ -f "$f" ] && sed "s/^/$id\t/" "$f"
-	done | awk -F'\t' -v ids="$ids" '
+	done >"$tsv.rows"
+	# results rows are: demo case measured expected verdict
+	{
+		printf 'demo\tcase\tstep\texpected\tmeasured\tverdict\n'
+		awk -F'\t' -v OFS='\t' '{ print $2, $3, $1, $5, $4, $6 }' "$tsv.rows"
+	} >"$tsv.new"
+	awk -F'\t' -v ids="$ids" '
 		{
 			row = $2 ":" $3
 			if (!(row in seen)) { seen[row] = 1; order[++n] = row }
@@ -36,13 +47,15 @@ report() {
 				}
 				printf "\n"
 			}
-		}' >"$tsv.new"
+		}' "$tsv.rows" >"$wide.new"
+	rm -f "$tsv.rows"
 	mv "$tsv.new" "$tsv"
-	column -t -s "$(printf '\t')" "$tsv"
-	fails=$(grep -c 'fail:' "$tsv" || true)
+	mv "$wide.new" "$wide"
+	column -t -s "$(printf '\t')" "$wide"
+	fails=$(awk -F'\t' 'NR > 1 && $6 != "pass"' "$tsv" | wc -l)
 	# a selftest runs only on the steps whose tree has it: "-" is expected
 	missing=$(awk -F'\t' 'NR > 1 && $1 !~ /^selftest:/ {
-		for (i = 2; i <= NF; i++) if ($i == "-") n++ } END { print n + 0 }' "$tsv")
+		for (i = 2; i <= NF; i++) if ($i == "-") n++ } END { print n + 0 }' "$wide")
 	info "matrix: build/report/matrix.tsv, $fails failing cell(s), $missing not run"
 	[ "$fails" -eq 0 ] && [ "$missing" -eq 0 ]
 }
