@@ -20,16 +20,12 @@
 
 #define MOUNTPOINT "/tmp/bpffs"
 
-/* Attach the mount in our own mount namespace and read its options back. */
-static int options_shown(int mnt_fd, const char *want)
+/* The options MOUNTPOINT shows in /proc/self/mountinfo include want. */
+static int options_shown(const char *want)
 {
 	char opts[512];
 	int err;
 
-	mkdir(MOUNTPOINT, 0700);
-	err = demo_mount_at(mnt_fd, MOUNTPOINT);
-	if (err)
-		return err;
 	err = demo_mount_options(MOUNTPOINT, opts, sizeof(opts));
 	if (err)
 		return err;
@@ -46,10 +42,17 @@ static const struct demo_fsopt container_opts[] = {
 	{ NULL, NULL },
 };
 
+/* Attach the mount in the container's own mount namespace, then look. */
 static int container_sees_options(int mnt_fd, void *arg)
 {
+	int err;
+
 	(void)arg;
-	return options_shown(mnt_fd, "delegate_cmds=any,delegate_maps=0x3,delegate_progs=0x10");
+	mkdir(MOUNTPOINT, 0700);
+	err = demo_mount_at(mnt_fd, MOUNTPOINT);
+	if (err)
+		return err;
+	return options_shown("delegate_cmds=any,delegate_maps=0x3,delegate_progs=0x10");
 }
 
 static int mount_container_options(void)
@@ -61,41 +64,26 @@ static int mount_container_options(void)
  * The rest run as init-namespace root, in a private mount namespace of
  * the case's own, with one BPF FS option under test.
  */
-static int init_ns_bpffs(const char *key, const char *value, int *fs_fd)
-{
-	int err;
-
-	if (unshare(CLONE_NEWNS))
-		return -DEMO_SETUP_FAILED;
-	*fs_fd = demo_fsopen("bpf");
-	if (*fs_fd < 0)
-		return -DEMO_SETUP_FAILED;
-	err = value ? demo_fsconfig_string(*fs_fd, key, value) : demo_fsconfig_flag(*fs_fd, key);
-	if (err)
-		demo_print_fs_log(*fs_fd, "init");
-	return err;
-}
-
 static int mount_init_ns_options(void)
 {
-	int fs_fd, mnt_fd, err;
+	static const struct demo_fsopt opts[] = {
+		{ "delegate_attachs", "0x5" },
+		{ NULL, NULL },
+	};
+	int root_fd = demo_bpffs_mount(MOUNTPOINT, opts);
 
-	err = init_ns_bpffs("delegate_attachs", "0x5", &fs_fd);
-	if (!err)
-		err = demo_fs_create(fs_fd);
-	if (err)
-		return err;
-	mnt_fd = demo_fsmount(fs_fd);
-	if (mnt_fd < 0)
-		return mnt_fd;
-	return options_shown(mnt_fd, "delegate_attachs=0x5");
+	if (root_fd < 0)
+		return root_fd;
+	close(root_fd);
+	return options_shown("delegate_attachs=0x5");
 }
 
 static int option_value(const char *key, const char *value)
 {
+	const struct demo_fsopt opts[] = { { key, value }, { NULL, NULL } };
 	int fs_fd;
 
-	return init_ns_bpffs(key, value, &fs_fd);
+	return demo_bpffs_context(opts, &fs_fd);
 }
 
 static int value_0x(void)

@@ -67,30 +67,22 @@ static int token_in_container(void)
 /* ---- init-namespace probes ---- */
 
 /*
- * A private mount namespace with a BPF FS at BPFFS (options as given)
- * and, in it, a directory "dir" and a pinned map "map".  Returns a
- * directory fd of the mount root.
+ * A private mount namespace with a BPF FS at BPFFS (delegate_cmds as
+ * given, if any) and, in it, a directory "dir" and a pinned map "map".
+ * Returns a directory fd of the mount root.
  */
 static int private_bpffs(const char *delegate_cmds)
 {
+	const struct demo_fsopt opts[] = {
+		{ "delegate_cmds", delegate_cmds },
+		{ NULL, NULL },
+	};
 	union bpf_attr attr;
-	int fs_fd, mnt_fd, root_fd, map_fd, err;
+	int root_fd, map_fd;
 
-	if (unshare(CLONE_NEWNS))
+	root_fd = demo_bpffs_mount(BPFFS, delegate_cmds ? opts : NULL);
+	if (root_fd < 0)
 		return -DEMO_SETUP_FAILED;
-	if (mkdir(BPFFS, 0700) && errno != EEXIST)
-		return -DEMO_SETUP_FAILED;
-	fs_fd = demo_fsopen("bpf");
-	if (fs_fd < 0)
-		return -DEMO_SETUP_FAILED;
-	err = delegate_cmds ? demo_fsconfig_string(fs_fd, "delegate_cmds", delegate_cmds) : 0;
-	if (!err)
-		err = demo_fs_create(fs_fd);
-	mnt_fd = err ? err : demo_fsmount(fs_fd);
-	close(fs_fd);
-	if (mnt_fd < 0 || demo_mount_at(mnt_fd, BPFFS))
-		return -DEMO_SETUP_FAILED;
-	close(mnt_fd);
 
 	mkdir(BPFFS "/dir", 0700);
 	map_fd = demo_map_create_simple(BPF_MAP_TYPE_ARRAY, 4, 4, 1);
@@ -101,9 +93,7 @@ static int private_bpffs(const char *delegate_cmds)
 	attr.pathname = (uintptr_t)BPFFS "/map";
 	demo_bpf(BPF_OBJ_PIN, &attr, sizeof(attr));
 	close(map_fd);
-
-	root_fd = open(BPFFS, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return root_fd < 0 ? -DEMO_SETUP_FAILED : root_fd;
+	return root_fd;
 }
 
 /* Token from <root fd> + pathname on a private BPF FS; fd closed again. */

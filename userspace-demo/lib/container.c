@@ -295,3 +295,42 @@ int demo_run_delegated(const struct demo_delegation *d, demo_userns_fn fn, void 
 	snprintf(attachs, sizeof(attachs), "0x%llx", d->attachs);
 	return demo_run_in_container(opts, fn, arg);
 }
+
+/* ---- bringing an fd out of the container ---- */
+
+struct fd_out {
+	int sock;
+	enum demo_fd_out what;
+};
+
+static int send_fd_out(int mnt_fd, void *arg)
+{
+	const struct fd_out *out = arg;
+	int fd, err;
+
+	if (out->what == DEMO_OUT_MOUNT)
+		return demo_send_fd(out->sock, mnt_fd, 0);
+	fd = demo_token_create(mnt_fd, "", 0);
+	err = demo_send_fd(out->sock, fd, fd < 0 ? fd : 0);
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? fd : err;
+}
+
+int demo_fd_from_container(const struct demo_delegation *d, enum demo_fd_out what, int *fd)
+{
+	struct fd_out out = { .what = what };
+	int sv[2], err;
+
+	*fd = -1;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -DEMO_SETUP_FAILED;
+	out.sock = sv[1];
+	/* the message waits in the socket after the container has exited */
+	err = demo_run_delegated(d, send_fd_out, &out);
+	if (!err)
+		err = demo_recv_fd(sv[0], fd);
+	close(sv[0]);
+	close(sv[1]);
+	return err;
+}

@@ -86,6 +86,17 @@ int demo_mount_at(int mnt_fd, const char *path);
 /* The superblock options column of /proc/self/mountinfo for mountpoint. */
 int demo_mount_options(const char *mountpoint, char *buf, size_t len);
 
+/*
+ * A BPF FS of init-namespace root, in a private mount namespace that the
+ * calling process enters first.  opts may be NULL; an option whose value
+ * is NULL is set in flag form.  The first returns the fs_context of
+ * fsopen("bpf") with opts applied (0 or the first fsconfig() error); the
+ * second also creates and mounts it at mountpoint and returns a directory
+ * fd of the mount root.
+ */
+int demo_bpffs_context(const struct demo_fsopt *opts, int *fs_fd);
+int demo_bpffs_mount(const char *mountpoint, const struct demo_fsopt *opts);
+
 /* ---- SCM_RIGHTS ---- */
 
 int demo_send_fd(int sock, int fd, int err);	/* fd < 0: send err only */
@@ -117,6 +128,15 @@ struct demo_delegation {
 	unsigned long long cmds, maps, progs, attachs;
 };
 int demo_run_delegated(const struct demo_delegation *d, demo_userns_fn fn, void *arg);
+
+/*
+ * Run the flow with delegation d and bring an fd out of the container
+ * over SCM_RIGHTS: its BPF FS mount, or a token made from that mount.
+ * The fd outlives the container (and pins its user namespace), which is
+ * how the escape cases hand it to a process somewhere else.
+ */
+enum demo_fd_out { DEMO_OUT_MOUNT, DEMO_OUT_TOKEN };
+int demo_fd_from_container(const struct demo_delegation *d, enum demo_fd_out what, int *fd);
 
 /* What the series' selftest delegates for its program: XDP, BPF_XDP. */
 #define DEMO_XDP_DELEGATION ((const struct demo_delegation){		\
