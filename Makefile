@@ -6,11 +6,15 @@ export TOP
 STEPS  := $(shell TOP='$(TOP)' sh -c '. kernel/lib.sh && series_steps')
 # Every step that has a demo: userspace-demo/<step>.c
 DEMOS  := $(foreach s,$(STEPS),$(if $(wildcard userspace-demo/$(s).c),$(s)))
+# The suites (bad input, escapes, lifetime, fuzzer) test the finished
+# series: they are built against the last step's headers.
+SUITES := $(basename $(notdir $(wildcard userspace-demo/suites/*.c)))
+LAST   := $(lastword $(STEPS))
 STEP   ?=
 CASES  ?=
 
 .DELETE_ON_ERROR:
-.PHONY: help deps tree build demos initramfs run vm matrix demo check \
+.PHONY: help deps tree build build-debug demos initramfs run run-debug fuzz vm matrix demo check \
 	refresh series branches docs slides checkpatch wide-check test-host clean distclean
 
 help:
@@ -19,8 +23,9 @@ help:
 	@echo "The two commands:"
 	@echo "  make demo            build every step, run every demo and the token selftest in"
 	@echo "                       QEMU, print the matrix"
-	@echo "  make check           everything 'make demo' does, plus the host tests, checkpatch,"
-	@echo "                       the wide-config compile and the series check; ends with"
+	@echo "  make check           everything 'make demo' does, plus the debug kernel run (suites,"
+	@echo "                       short fuzz pass, kmemleak), the host tests, checkpatch, the"
+	@echo "                       wide-config compile and the series check; ends with"
 	@echo "                       'N passed, N failed'"
 	@echo
 	@echo "Pieces:"
@@ -31,6 +36,9 @@ help:
 	@echo "  make initramfs       busybox + demos -> build/initramfs.cpio.gz"
 	@echo "  make run STEP=NN [CASES='00-baseline:map.*']  boot one step and run demos"
 	@echo "  make vm STEP=NN      interactive shell in that step's VM"
+	@echo "  make build-debug     the last step with KASAN, kmemleak, lockdep, UBSAN -> build/out/debug"
+	@echo "  make run-debug [CASES=...]  boot it: every demo and suite, the fuzzer, a kmemleak scan"
+	@echo "  make fuzz [FUZZ_SEED=n FUZZ_COUNT=n FUZZ_SECONDS=n]  a longer fuzz pass on the debug kernel"
 	@echo "  make matrix          run every step, write build/report/matrix.tsv"
 	@echo "  make refresh STEP=NN turn commits made on branch step-NN back into steps/NN-*/patch"
 	@echo "  make series          the steps as a git format-patch series in build/series/, checked with git am"
@@ -68,15 +76,34 @@ demos: build
 			OBJDIR=$(TOP)/build/demos/obj/step-$$id BINDIR=$(TOP)/build/demos \
 			DEMOS=$$d || exit 1; \
 	done
+	@id=$$(echo $(LAST) | cut -d- -f1); \
+	$(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/step-$$id \
+		OBJDIR=$(TOP)/build/demos/obj/step-$$id BINDIR=$(TOP)/build/demos \
+		DEMOS="$(SUITES)"
 
 initramfs: demos
-	@sh vm/mkinitramfs.sh $(addprefix build/demos/,$(DEMOS))
+	@sh vm/mkinitramfs.sh $(addprefix build/demos/,$(DEMOS) $(SUITES))
 
 run: initramfs
 	@sh vm/run "$(STEP)" $(CASES)
 
 vm: initramfs
 	@sh vm/run --shell "$(STEP)"
+
+build-debug: build
+	@sh kernel/build.sh --debug
+
+run-debug: build-debug initramfs
+	@sh vm/run --debug $(CASES)
+
+# A fresh seed each time unless given; the run prints it for a replay.
+FUZZ_SEED    ?= $(shell date +%s)
+FUZZ_COUNT   ?= 20000
+FUZZ_SECONDS ?= 300
+fuzz: build-debug initramfs
+	@echo "fuzzing with seed $(FUZZ_SEED) (replay: make fuzz FUZZ_SEED=$(FUZZ_SEED))"
+	@FUZZ_SEED=$(FUZZ_SEED) FUZZ_COUNT=$(FUZZ_COUNT) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+		VM_TIMEOUT=$$(($(FUZZ_SECONDS) * 2 + 600)) sh vm/run --debug fuzz
 
 matrix: initramfs
 	@sh vm/matrix.sh run

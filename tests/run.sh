@@ -101,6 +101,43 @@ matrix_columns() {
 	[ "$rows" -eq "$results" ] || { echo "matrix.tsv has $rows rows, build/results/step-*.tsv $results"; return 1; }
 }
 
+# The debug kernel: every demo, suite and selftest plus the fuzzer, under
+# KASAN, kmemleak, lockdep and UBSAN.  Any kernel report fails the boot.
+vm_debug() {
+	if ! sh "$TOP/kernel/build.sh" --debug >"$BUILD/test.out" 2>&1; then
+		sed 's/^/    | /' "$BUILD/test.out"
+		fail "build/debug"
+		return
+	fi
+	pass "build/debug"
+	if sh "$TOP/vm/run" --debug >"$BUILD/test.out" 2>&1; then
+		pass "vm/debug boot, zero kernel reports"
+	else
+		sed 's/^/    | /' "$BUILD/test.out"
+		fail "vm/debug boot, zero kernel reports"
+		return
+	fi
+	grep '^# fuzz' "$BUILD/test.out" | sed 's/^/    /' || true
+	while IFS="$(printf '\t')" read -r demo case result expected verdict; do
+		if [ "$verdict" = pass ]; then
+			pass "debug $demo:$case = $result"
+		else
+			fail "debug $demo:$case = $result (expected $expected)"
+		fi
+	done <"$BUILD/results/debug.tsv"
+}
+
+# How many cases each suite ran, over how many kernels.
+suite_counts() {
+	for suite in "$TOP"/userspace-demo/suites/*.c; do
+		suite=$(basename "$suite" .c)
+		cat "$BUILD"/results/*.tsv 2>/dev/null | awk -F'\t' -v s="$suite" '
+			$1 == s { n++; c[$2] = 1 }
+			END { k = 0; for (x in c) k++
+				printf "    suite %-10s %3d case(s), %4d result(s)\n", s, k, n }'
+	done
+}
+
 # Compiler output of a step's (incremental) kernel build: the files its
 # patch touched must compile without warnings.
 build_warnings() {
@@ -132,6 +169,10 @@ all)
 		host_tests
 		info "the demo matrix in QEMU"
 		vm_matrix
+		info "the debug kernel: KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer"
+		vm_debug
+		info "suites run"
+		suite_counts
 	else
 		fail "build/all-steps"
 	fi

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Escape attempts: a token is meant to work for the processes of one
+ * container and for nothing the container's BPF FS did not delegate.
+ * Each case takes a token (or the BPF FS it comes from) somewhere it
+ * should not be usable and tries.  docs/escapes.md explains each one.
+ *
+ * Three cases show what v6 does allow and a reviewer would call a hole:
+ * escape.owner_outside_userns, escape.token_from_sibling_bpffs and
+ * escape.cgroup_skb_attach_type_not_delegated.  They expect success on
+ * the v6 steps, because that is what v6 does;
+ * steps/13-selftest-token/NOTES.md says why, and how upstream closed
+ * them.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "demo.h"
+
+#define BPFFS "/tmp/bpffs"
+#define UNPRIVILEGED_UID 65534
+
+static const struct demo_delegation stack_maps = {
+	.cmds = 1ULL << BPF_MAP_CREATE,
+	.maps = 1ULL << BPF_MAP_TYPE_STACK,
+};
+
+/* a STACK map needs CAP_BPF: the token must stand in for it */
+static int stack_map_create(int token_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_STACK;
+	attr.value_size = 8;
+	attr.max_entries = 1;
+	attr.map_token_fd = token_fd;
+	return demo_close_result(demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr)));
+}
+
+/* Clear every capability set for good: no effective, permitted or inheritable. */
+static int drop_all_caps(void)
+{
+	cap_t none = cap_init();
+	int err = 0;
+
+	if (!none)
+		return -DEMO_SETUP_FAILED;
+	if (cap_set_proc(none))
+		err = -DEMO_SETUP_FAILED;
+	cap_free(none);
+	return err;
+}
+
+/*
+ * A token of the init user namespace, handed to a process that is not
+ * root.  It may only stand in for capabilities the holder has in the
+ * token's namespace, and this holder has none anywhere.
+ */
+static int init_ns_token_unprivileged(void)
+{
+	static const struct demo_fsopt any[] = {
+		{ "delegate_cmds", "any" },
+		{ "delegate_maps", "any" },
+		{ NULL, NULL },
+	};
+	int root_fd, token_fd;
+
+	root_fd = demo_bpffs_mount(BPFFS, any);
+	if (root_fd < 0)
+		return -DEMO_SETUP_FAILED;
+	token_fd = demo_token_create(root_fd, "", 0);
+	if (token_fd < 0)
+		return token_fd;
+	if (setresgid(UNPRIVILEGED_UID, UNPRIVILEGED_UID, UNPRIVILEGED_UID) ||
+	    setresuid(UNPRIVILEGED_UID, UNPRIVILEGED_UID, UNPRIVILEGED_UID))
+		return -DEMO_SETUP_FAILED;
+	return stack_map_create(token_fd);
+}
+
+/*
+ * Run fn in a fresh user namespace of its own - a sibling of any
+ * container's - with the fd that arrives over SCM_RIGHTS after it is in.
+ * Returns fn's result; *sock is where the caller sends the fd.
+ */
+static int start_sibling(int (*fn)(int fd), int *sock, pid_t *pid)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -DEMO_SETUP_FAILED;
+	fflush(stdout);
+	*pid = fork();
+	if (*pid < 0)
+		return -DEMO_SETUP_FAILED;
+	if (*pid == 0) {
+		int fd, err;
+
+		close(sv[0]);
+		err = demo_enter_container();
+		if (!err)
+			err = demo_recv_fd(sv[1], &fd);
+		demo_exit_result(err ? err : fn(fd));
+	}
+	close(sv[1]);
+	*sock = sv[0];
+	return 0;
+}
+
+/* Bring fd `what` out of a container and hand it to a sibling running fn. */
+static int hand_to_sibling(enum demo_fd_out what, int (*fn)(int fd))
+{
+	int sock, fd, err;
+	pid_t pid;
+
+	err = start_sibling(fn, &sock, &pid);
+	if (err)
+		return err;
+	err = demo_fd_from_container(&stack_maps, what, &fd);
+	demo_send_fd(sock, fd, err);	/* the sibling stops on err too */
+	close(sock);
+	if (fd >= 0)
+		close(fd);
+	err = demo_wait_result(pid);
+	return err;
+}
+
+/*
+ * The sibling is root of its own namespace with every capability there,
+ * but holds nothing in the token's namespace.
+ */
+static int token_to_sibling_userns(void)
+{
+	return hand_to_sibling(DEMO_OUT_TOKEN, stack_map_create);
+}
+
+/*
+ * v6 hole: BPF_TOKEN_CREATE does not compare the caller's user namespace
+ * with the one owning the BPF FS, so a sibling can make a token from
+ * another container's mount.  (Using it then fails, as above.)
+ */
+static int create_from_sibling_mount(int mnt_fd)
+{
+	return demo_close_result(demo_token_create(mnt_fd, "", 0));
+}
+
+static int token_from_sibling_bpffs(void)
+{
+	return hand_to_sibling(DEMO_OUT_MOUNT, create_from_sibling_mount);
+}
+
+static int use_token_from_sibling_mount(int mnt_fd)
+{
+	int token_fd = demo_token_create(mnt_fd, "", 0);
+	int err;
+
+	if (token_fd < 0)
+		return token_fd;
+	err = stack_map_create(token_fd);
+	close(token_fd);
+	return err;
+}
+
+static int use_token_from_sibling_bpffs(void)
+{
+	return hand_to_sibling(DEMO_OUT_MOUNT, use_token_from_sibling_mount);
+}
+
+/*
+ * v6 hole: the process that created the container's user namespace is
+ * its owner, and the kernel grants an owner every capability in the
+ * namespace from outside (cap_capable()).  So the container's token
+ * works for that process in the init namespace too - here one that has
+ * dropped every capability of its own.
+ */
+static int owner_outside_userns(void)
+{
+	int token_fd, err;
+
+	err = demo_fd_from_container(&stack_maps, DEMO_OUT_TOKEN, &token_fd);
+	if (err)
+		return err;
+	err = drop_all_caps();
+	if (!err)
+		err = stack_map_create(token_fd);
+	close(token_fd);
+	return err;
+}
+
+/* The control: the same process without the token. */
+static int owner_outside_no_token(void)
+{
+	int err = drop_all_caps();
+
+	return err ? err : stack_map_create(0);
+}
+
+/*
+ * Attach types.  A token covers a program load only if the program's
+ * expected attach type is delegated; whether the program can then be
+ * attached some other way is up to the attach path.  For CGROUP_SOCK the
+ * attach type must equal the expected one, so the delegation holds.  For
+ * CGROUP_SKB it need not (the kernel enforces it only for programs that
+ * touch egress-only fields), so a program loaded for ingress attaches
+ * for egress too: another thing a reviewer would call a hole.
+ */
+struct attach_case {
+	enum bpf_prog_type type;
+	enum bpf_attach_type delegated;	/* and the program's expected type */
+	enum bpf_attach_type attach_as;
+};
+
+static const struct bpf_insn return_one[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+static int load_and_attach(int mnt_fd, void *arg)
+{
+	const struct attach_case *c = arg;
+	union bpf_attr attr;
+	int token_fd, prog_fd, cg_fd, err;
+
+	token_fd = demo_token_create(mnt_fd, "", 0);
+	if (token_fd < 0)
+		return token_fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = c->type;
+	attr.expected_attach_type = c->delegated;
+	attr.insns = (uintptr_t)return_one;
+	attr.insn_cnt = DEMO_ARRAY_SIZE(return_one);
+	attr.license = (uintptr_t)"GPL";
+	attr.prog_token_fd = token_fd;
+	prog_fd = demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	close(token_fd);
+	if (prog_fd < 0)
+		return prog_fd;
+	cg_fd = open("/sys/fs/cgroup", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cg_fd < 0)
+		return -DEMO_SETUP_FAILED;
+	memset(&attr, 0, sizeof(attr));
+	attr.target_fd = cg_fd;
+	attr.attach_bpf_fd = prog_fd;
+	attr.attach_type = c->attach_as;
+	err = demo_bpf(BPF_PROG_ATTACH, &attr, sizeof(attr));
+	if (!err)
+		demo_bpf(BPF_PROG_DETACH, &attr, sizeof(attr));
+	close(cg_fd);
+	close(prog_fd);
+	return err;
+}
+
+static int attach_as(const struct attach_case *c)
+{
+	const struct demo_delegation d = {
+		.cmds = 1ULL << BPF_PROG_LOAD,
+		.progs = 1ULL << c->type,
+		.attachs = 1ULL << c->delegated,
+	};
+
+	return demo_run_delegated(&d, load_and_attach, (void *)c);
+}
+
+static int attach_type_not_delegated(void)
+{
+	static const struct attach_case c = {
+		BPF_PROG_TYPE_CGROUP_SOCK, BPF_CGROUP_INET_SOCK_CREATE, BPF_CGROUP_INET_SOCK_RELEASE,
+	};
+
+	return attach_as(&c);
+}
+
+static int cgroup_skb_attach_type_not_delegated(void)
+{
+	static const struct attach_case c = {
+		BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_INGRESS, BPF_CGROUP_INET_EGRESS,
+	};
+
+	return attach_as(&c);
+}
+
+/*
+ * Before the token steps: on 00-01 no container gets a BPF FS (EPERM),
+ * 02 has no BPF_TOKEN_CREATE (EINVAL), 03 no map_token_fd (EINVAL) and
+ * no prog_token_fd (past the end of its union: E2BIG).
+ */
+#define MAP_TOKEN_BEFORE_04 { "00", -EPERM }, { "02", -EINVAL }
+#define PROG_TOKEN_BEFORE_06 { "00", -EPERM }, { "02", -EINVAL }, { "03", -E2BIG }
+
+static const struct demo_case cases[] = {
+	{ "escape.init_ns_token_unprivileged", init_ns_token_unprivileged,
+	  EXPECT({ "00", -EINVAL }, { "04", -EPERM }) },
+	{ "escape.token_to_sibling_userns", token_to_sibling_userns,
+	  EXPECT(MAP_TOKEN_BEFORE_04, { "04", -EPERM }) },
+	{ "escape.token_from_sibling_bpffs", token_from_sibling_bpffs,
+	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", 0 }) },
+	{ "escape.use_token_from_sibling_bpffs", use_token_from_sibling_bpffs,
+	  EXPECT(MAP_TOKEN_BEFORE_04, { "04", -EPERM }) },
+	{ "escape.owner_outside_userns", owner_outside_userns,
+	  EXPECT(MAP_TOKEN_BEFORE_04, { "04", 0 }) },
+	{ "escape.owner_outside_no_token", owner_outside_no_token, EXPECT({ "00", -EPERM }) },
+	{ "escape.attach_type_not_delegated", attach_type_not_delegated,
+	  EXPECT(PROG_TOKEN_BEFORE_06, { "06", -EINVAL }) },
+	{ "escape.cgroup_skb_attach_type_not_delegated", cgroup_skb_attach_type_not_delegated,
+	  EXPECT(PROG_TOKEN_BEFORE_06, { "06", 0 }) },
+};
+
+int main(int argc, char **argv)
+{
+	return demo_main(argc, argv, cases, DEMO_ARRAY_SIZE(cases));
+}

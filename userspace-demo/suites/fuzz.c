@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A small, bounded, reproducible fuzzer for the two interfaces the series
+ * adds, meant for the debug kernel (KASAN, kmemleak, lockdep watch it).
+ *
+ *   fuzz.delegate_options  random delegate_* strings on a BPF FS; every
+ *                          accepted mount's token must show, in fdinfo,
+ *                          exactly the OR of the values a model of the
+ *                          parser accepted.
+ *   fuzz.token_attrs       bpf() with random token fds and random bytes
+ *                          in an otherwise valid attr; every answer must
+ *                          be an fd or one of the errors such input may
+ *                          earn.
+ *
+ * Bounds and seed come from $BPFTOK_FUZZ = "SEED:COUNT:SECONDS" (the VM's
+ * bpftok.fuzz= parameter; `make fuzz` sets it).  Iteration i draws from
+ * its own generator seeded with (SEED, i), so a failure report names
+ * the seed and iteration that reproduce it.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "demo.h"
+
+#define BPFFS "/tmp/bpffs"
+
+struct bounds {
+	unsigned long long seed;
+	long count;
+	long seconds;
+};
+
+static struct bounds fuzz_bounds(void)
+{
+	struct bounds b = { .seed = 1, .count = 2000, .seconds = 30 };
+	const char *env = getenv("BPFTOK_FUZZ");
+
+	if (env)
+		sscanf(env, "%llu:%ld:%ld", &b.seed, &b.count, &b.seconds);
+	return b;
+}
+
+/* splitmix64: tiny, good enough, and the same on every machine */
+static unsigned long long next_random(unsigned long long *state)
+{
+	unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static unsigned int below(unsigned long long *state, unsigned int n)
+{
+	return next_random(state) % n;
+}
+
+/* Run iterations until either bound is hit; stop at the first failure. */
+static int fuzz_loop(int (*iteration)(unsigned long long *rng, long i), const char *what)
+{
+	struct bounds b = fuzz_bounds();
+	time_t deadline = time(NULL) + b.seconds;
+	long i;
+	int err = 0;
+
+	for (i = 0; i < b.count && time(NULL) < deadline && !err; i++) {
+		unsigned long long rng = b.seed * 1000003ULL + i;
+
+		err = iteration(&rng, i);
+		if (err)
+			demo_note("%s: iteration %ld failed; reproduce with: make fuzz FUZZ_SEED=%llu FUZZ_COUNT=%ld",
+				  what, i, b.seed, i + 1);
+	}
+	demo_note("%s: %ld iteration(s), seed %llu", what, i, b.seed);
+	return err;
+}
+
+/* ---- fuzz.delegate_options ---- */
+
+static const char *const option_keys[] = {
+	"delegate_cmds", "delegate_maps", "delegate_progs", "delegate_attachs",
+};
+
+/* A value assembled from pieces the parser has opinions about. */
+static void random_value(unsigned long long *rng, char *buf, size_t len)
+{
+	static const char *const pieces[] = {
+		"any", "ANY", "0x", "0X", "0", "1", "7", "8", "9", "f", "F", "x",
+		"+", "-", " ", "\n", "18446744073709551615", "18446744073709551616",
+		"0xffffffffffffffff", "0x10000000000000000", "010", "a", "\t",
+	};
+	unsigned int n = below(rng, 5);
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < n; i++) {
+		const char *piece = pieces[below(rng, DEMO_ARRAY_SIZE(pieces))];
+
+		if (strlen(buf) + strlen(piece) < len)
+			strcat(buf, piece);
+	}
+}
+
+/*
+ * The model: what v6's parser accepts.  "any", or what kstrtou64(s, 0)
+ * takes: an optional '+', then 0x/0X + hex digits, 0 + octal digits or
+ * decimal digits, no overflow, and at most one trailing newline.
+ */
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+static bool model_accepts(const char *s, unsigned long long *mask)
+{
+	unsigned int base = 10;
+	unsigned long long v = 0;
+	int digits = 0;
+
+	if (strcmp(s, "any") == 0) {
+		*mask = ~0ULL;
+		return true;
+	}
+	if (*s == '+')
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && digit_value(s[2]) < 16) {
+		base = 16;
+		s += 2;
+	} else if (s[0] == '0') {
+		base = 8;
+	}
+	for (; digit_value(*s) < (int)base; s++, digits++) {
+		unsigned int d = digit_value(*s);
+
+		if (v > (~0ULL - d) / base)
+			return false;	/* ERANGE, reported as EINVAL */
+		v = v * base + d;
+	}
+	if (*s == '\n')
+		s++;
+	if (*s || !digits)
+		return false;
+	*mask = v;
+	return true;
+}
+
+/* fdinfo prints "any" once every existing bit is set, else the mask. */
+static void model_fdinfo(char *buf, size_t len, const char *name,
+			 unsigned long long mask, unsigned int max)
+{
+	unsigned long long all = (1ULL << max) - 1;
+
+	if ((mask & all) == all)
+		snprintf(buf, len, "%s:\tany\n", name);
+	else
+		snprintf(buf, len, "%s:\t0x%llx\n", name, mask);
+}
+
+static int fdinfo_has_line(int fd, const char *want)
+{
+	char path[64], line[256];
+	FILE *f;
+	int err = -ENOENT;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -DEMO_SETUP_FAILED;
+	while (fgets(line, sizeof(line), f))
+		if (strcmp(line, want) == 0)
+			err = 0;
+	fclose(f);
+	return err;
+}
+
+static int check_token(int token_fd, const unsigned long long masks[4])
+{
+	static const char *const names[] = {
+		"allowed_cmds", "allowed_maps", "allowed_progs", "allowed_attachs",
+	};
+	const unsigned int max[] = {
+		__MAX_BPF_CMD, __MAX_BPF_MAP_TYPE, __MAX_BPF_PROG_TYPE, __MAX_BPF_ATTACH_TYPE,
+	};
+	char want[128];
+
+	for (int k = 0; k < 4; k++) {
+		model_fdinfo(want, sizeof(want), names[k], masks[k], max[k]);
+		if (fdinfo_has_line(token_fd, want)) {
+			demo_note("token fdinfo lacks '%.*s'", (int)strlen(want) - 1, want);
+			return -EBADMSG;
+		}
+	}
+	return 0;
+}
+
+/* value with newlines and tabs spelled out, for a one-line note */
+static const char *printable(const char *value)
+{
+	static char buf[160];
+	size_t n = 0;
+
+	for (; *value && n + 3 < sizeof(buf); value++) {
+		if (*value == '\n' || *value == '\t') {
+			buf[n++] = '\\';
+			buf[n++] = *value == '\n' ? 'n' : 't';
+		} else {
+			buf[n++] = *value;
+		}
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* One BPF FS: 1-4 random options, each checked against the model. */
+static int options_iteration(unsigned long long *rng, long i)
+{
+	unsigned long long masks[4] = { 0 }, mask;
+	unsigned int n = 1 + below(rng, 4);
+	int fs_fd, mnt_fd, token_fd, err;
+	char value[64];
+
+	(void)i;
+	fs_fd = demo_fsopen("bpf");
+	if (fs_fd < 0)
+		return -DEMO_SETUP_FAILED;
+	for (unsigned int o = 0; o < n; o++) {
+		unsigned int k = below(rng, 4);
+		bool accepts;
+
+		random_value(rng, value, sizeof(value));
+		accepts = model_accepts(value, &mask);
+		err = demo_fsconfig_string(fs_fd, option_keys[k], value);
+		if (err != (accepts ? 0 : -EINVAL)) {
+			demo_note("%s='%s': got %s, the model says %s", option_keys[k], printable(value),
+				  demo_result_name(err), accepts ? "ok" : "EINVAL");
+			close(fs_fd);
+			return -EBADMSG;
+		}
+		if (accepts)
+			masks[k] |= mask;
+	}
+	err = demo_fs_create(fs_fd);
+	mnt_fd = err ? err : demo_fsmount(fs_fd);
+	close(fs_fd);
+	if (mnt_fd < 0)
+		return mnt_fd;
+	token_fd = demo_token_create(mnt_fd, "", 0);
+	close(mnt_fd);
+	if (token_fd < 0)
+		return token_fd;
+	err = check_token(token_fd, masks);
+	close(token_fd);
+	return err;
+}
+
+static int delegate_options(void)
+{
+	if (demo_enter_mountns())
+		return -DEMO_SETUP_FAILED;
+	return fuzz_loop(options_iteration, "fuzz.delegate_options");
+}
+
+/* ---- fuzz.token_attrs ---- */
+
+static const struct bpf_insn return_one[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+/* fds a token field may be given, made once per run */
+struct fd_pool {
+	int token, mount, map, prog, devnull, closed;
+};
+
+static int pick_token_fd(unsigned long long *rng, const struct fd_pool *pool)
+{
+	switch (below(rng, 9)) {
+	case 0: return 0;
+	case 1: return pool->map;
+	case 2: return pool->prog;
+	case 3: return pool->devnull;
+	case 4: return pool->closed;
+	case 5: return (int)next_random(rng);
+	case 6: return pool->mount;	/* what BPF_TOKEN_CREATE wants */
+	default: return pool->token;
+	}
+}
+
+/* A valid attr for cmd, carrying token_fd where that command takes one. */
+static void template_attr(union bpf_attr *attr, int cmd, int token_fd)
+{
+	struct demo_token_create_attr *token_create = (void *)attr;
+
+	memset(attr, 0, sizeof(*attr));
+	switch (cmd) {
+	case BPF_MAP_CREATE:
+		attr->map_type = BPF_MAP_TYPE_STACK;
+		attr->value_size = 8;
+		attr->max_entries = 1;
+		attr->map_token_fd = token_fd;
+		break;
+	case BPF_PROG_LOAD:
+		attr->prog_type = BPF_PROG_TYPE_XDP;
+		attr->expected_attach_type = BPF_XDP;
+		attr->insns = (uintptr_t)return_one;
+		attr->insn_cnt = DEMO_ARRAY_SIZE(return_one);
+		attr->license = (uintptr_t)"GPL";
+		attr->prog_token_fd = token_fd;
+		break;
+	case BPF_BTF_LOAD:
+		attr->btf_token_fd = token_fd;
+		break;
+	default:	/* BPF_TOKEN_CREATE: the mount root, relative to BPFFS */
+		token_create->bpffs_path_fd = token_fd;
+		token_create->bpffs_pathname = (uintptr_t)"";
+		break;
+	}
+}
+
+/* What garbage in an attr may earn; anything else is a finding. */
+static bool acceptable(int result)
+{
+	switch (-result) {
+	case EINVAL: case EPERM: case E2BIG: case EBADF: case EFAULT: case EACCES:
+	case ENOENT: case ENOTDIR: case EOPNOTSUPP: case 524 /* ENOTSUPP */:
+	case ENOSPC: case ERANGE: case ENOMEM:
+		return true;
+	default:
+		return result >= 0;
+	}
+}
+
+static struct fd_pool pool;
+
+static int attrs_iteration(unsigned long long *rng, long i)
+{
+	static const int cmds[] = {
+		BPF_MAP_CREATE, BPF_PROG_LOAD, BPF_BTF_LOAD, DEMO_BPF_TOKEN_CREATE,
+	};
+	struct {
+		union bpf_attr attr;
+		unsigned char tail[16];
+	} buf;
+	int cmd = cmds[below(rng, DEMO_ARRAY_SIZE(cmds))];
+	unsigned int flips = below(rng, 4), size;
+	int result;
+
+	(void)i;
+	template_attr(&buf.attr, cmd, pick_token_fd(rng, &pool));
+	memset(buf.tail, 0, sizeof(buf.tail));
+	for (unsigned int f = 0; f < flips; f++)
+		((unsigned char *)&buf)[below(rng, sizeof(buf))] = next_random(rng);
+	size = below(rng, 4) ? sizeof(buf.attr) : below(rng, sizeof(buf) + 1);
+	/* half the time without the namespace's capabilities */
+	if (below(rng, 2))
+		demo_caps_drop(DEMO_CAPS(CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN));
+	else
+		demo_caps_raise(DEMO_CAPS(CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN));
+	result = demo_bpf(cmd, &buf.attr, size);
+	if (result >= 0)
+		close(result);
+	if (!acceptable(result)) {
+		demo_note("bpf(%d, size %u) returned %s", cmd, size, demo_result_name(result));
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* The pool's map and program are made with the token, as a container would. */
+static int attrs_in_container(int mnt_fd, void *arg)
+{
+	union bpf_attr attr;
+
+	(void)arg;
+	pool.mount = mnt_fd;
+	pool.token = demo_token_create(mnt_fd, "", 0);
+	if (pool.token < 0)
+		return pool.token;
+	template_attr(&attr, BPF_MAP_CREATE, pool.token);
+	pool.map = demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	template_attr(&attr, BPF_PROG_LOAD, pool.token);
+	pool.prog = demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	pool.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	pool.closed = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	close(pool.closed);
+	if (pool.map < 0 || pool.prog < 0 || pool.devnull < 0)
+		return -DEMO_SETUP_FAILED;
+	return fuzz_loop(attrs_iteration, "fuzz.token_attrs");
+}
+
+static int token_attrs(void)
+{
+	static const struct demo_fsopt any[] = {
+		{ "delegate_cmds", "any" }, { "delegate_maps", "any" },
+		{ "delegate_progs", "any" }, { "delegate_attachs", "any" },
+		{ NULL, NULL },
+	};
+
+	return demo_run_in_container(any, attrs_in_container, NULL);
+}
+
+/* The model is v6's, complete from step 04; the fuzzer targets the last step. */
+static const struct demo_case cases[] = {
+	{ "fuzz.delegate_options", delegate_options, EXPECT({ "04", 0 }) },
+	{ "fuzz.token_attrs", token_attrs, EXPECT({ "04", 0 }) },
+};
+
+int main(int argc, char **argv)
+{
+	return demo_main(argc, argv, cases, DEMO_ARRAY_SIZE(cases));
+}
