@@ -81,11 +81,14 @@ step_page() {
 	} >"$out"
 }
 
-# The matrix as an HTML table, each cell classed by its outcome.
+# The matrix as an HTML table, each cell classed by its outcome; only
+# the cases listed in $MATRIX_ROWS if that is set.
 matrix_html() {
 	echo '<table class="matrix">'
-	awk -F'\t' '
+	awk -F'\t' -v rows="${MATRIX_ROWS:-}" '
+		BEGIN { n = split(rows, r, "\n"); for (i = 1; i <= n; i++) want[r[i]] = 1 }
 		NR == 1 { printf "<tr>"; for (i = 1; i <= NF; i++) printf "<th>%s</th>", $i; print "</tr>"; next }
+		n { c = $1; sub(/^[^:]*:/, "", c); if (!(c in want)) next }
 		{
 			printf "<tr><td><code>%s</code></td>", $1
 			for (i = 2; i <= NF; i++) {
@@ -128,6 +131,24 @@ checkpatch_page() {
 	} >"$SRC/checkpatch.md"
 }
 
+# docs/reliability.md, then the measured rows of every case it names.
+reliability_page() {
+	{
+		sed '1s/^# \(.*\)/---\ntitle: \1\n---/' "$TOP/docs/reliability.md"
+		echo
+		echo "## As measured"
+		echo
+		if [ -f "$MATRIX" ]; then
+			echo "Every case named above, on every step's kernel, as measured $(date -u -r "$MATRIX" '+%Y-%m-%d %H:%M UTC'):"
+			echo
+			cases=$(grep -o '`[a-z_]*\.[a-z0-9_]*`' "$TOP/docs/reliability.md" | tr -d '`' | sort -u)
+			MATRIX_ROWS=$cases matrix_html
+		else
+			echo "Not measured yet: run \`make check\` before \`make docs\`."
+		fi
+	} >"$SRC/reliability.md"
+}
+
 # All step pages in one, for printing.
 printable_page() {
 	{
@@ -165,7 +186,8 @@ index_page() {
 		echo
 		echo "More: [backport notes of all steps](backports.html) -"
 		echo "[glossary](glossary.html) - [checkpatch over the series](checkpatch.html) -"
-		echo "[everything on one printable page](all.html)"
+		echo "[everything on one printable page](all.html) -"
+		echo "[what a token does not allow: escapes, bad input, leaks, fuzzing](reliability.html)"
 		echo
 		echo "## The steps"
 		echo
@@ -194,6 +216,7 @@ done
 index_page
 backports_page
 checkpatch_page
+reliability_page
 printable_page
 sed '1s/^# \(.*\)/---\ntitle: \1\n---/' "$TOP/docs/glossary.md" >"$SRC/glossary.md"
 command -v dot >/dev/null || die "graphviz (dot) not found; run 'make deps'"

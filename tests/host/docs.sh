@@ -14,6 +14,12 @@ for s in $(series_steps); do
 	check "step-$id's page shows all $want hunks" \
 		[ "$(grep -c '^@@ ' "$BUILD/docs/src/step-$id.md")" = "$want" ]
 done
+# every escape case is explained on the reliability page, and it exists
+for c in $(sed -n 's/^\t{ "\(escape\.[a-z_]*\)".*/\1/p' "$TOP/userspace-demo/suites/escape.c"); do
+	check "docs/reliability.md explains $c" grep -q "\`$c\`" "$TOP/docs/reliability.md"
+done
+check "the reliability page is built and linked" \
+	grep -q 'href="reliability.html"' "$BUILD/docs/index.html"
 # nothing on a page may reach for the network
 check "no page loads anything from the network" \
 	sh -c "! grep -l -E '(src|href)=\"(https?:)?//' '$BUILD'/docs/*.html"
