@@ -8,6 +8,7 @@
 #
 #   kernel/build.sh STEP
 #   kernel/build.sh --debug [STEP]
+#   kernel/build.sh --mainline
 #
 # All steps share one object directory (build/obj) and ccache, so moving
 # from step-NN to the next recompiles only what the step's patch touched.
@@ -18,32 +19,51 @@
 # build/out/debug/ from an object directory of its own (build/obj-debug):
 # a bzImage and a file "step" naming the step; the headers and libbpf
 # are the plain build's.
+#
+# --mainline builds Debian's linux-source-6.12 (build/linux-mainline,
+# upstream's merged BPF token) from the same base.config into
+# build/out/mainline/, with its own object directory, headers and libbpf:
+# the matrix's mainline column.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 take_lock
 need_space 1000 "a kernel build (object directory, bzImage, headers, libbpf)"
 FRAGMENTS="$TOP/kernel/config/base.config"
-if [ "${1:-}" = "--debug" ]; then
+case ${1:-} in
+--debug)
 	flavour=debug
-	step=$(resolve_step "${2:-$(series_steps | tail -1)}")
+	id=$(step_id "$(resolve_step "${2:-$(series_steps | tail -1)}")")
+	label="step-$id (debug)"
 	dest=$OUT/debug
 	OBJ=$BUILD/obj-debug
 	FRAGMENTS="$FRAGMENTS $TOP/kernel/config/debug.config"
-else
+	sh "$TOP/kernel/tree.sh" checkout "$id"
+	;;
+--mainline)
+	flavour=mainline
+	id=mainline
+	label=mainline
+	dest=$OUT/mainline
+	OBJ=$BUILD/obj-mainline
+	LINUX=$MAINLINE_LINUX
+	sh "$TOP/kernel/tree.sh" mainline
+	;;
+*)
 	flavour=
-	step=$(resolve_step "${1:-}")
-	dest=$OUT/step-$(step_id "$step")
-fi
-id=$(step_id "$step")
+	id=$(step_id "$(resolve_step "${1:-}")")
+	label=step-$id
+	dest=$OUT/step-$id
+	sh "$TOP/kernel/tree.sh" checkout "$id"
+	;;
+esac
 JOBS=${JOBS:-$(nproc)}
 
-sh "$TOP/kernel/tree.sh" checkout "$id"
 commit=$(git -C "$LINUX" rev-parse HEAD)
 want="$commit $(file_hash $FRAGMENTS)"
 if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] && [ -f "$dest/bzImage" ] &&
-	{ [ -n "$flavour" ] || [ -f "$dest/libbpf/libbpf.a" ]; }; then
-	info "step-$id${flavour:+ ($flavour)}: up to date (${commit%"${commit#????????????}"})"
+	{ [ "$flavour" = debug ] || [ -f "$dest/libbpf/libbpf.a" ]; }; then
+	info "$label: up to date (${commit%"${commit#????????????}"})"
 	exit 0
 fi
 rm -f "$dest/stamp" "$dest/build-warnings.log"
@@ -62,7 +82,7 @@ configure() {
 	sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=[^[:space:]#]*\).*/\1/p' $FRAGMENTS >"$OBJ/fragment.config"
 	fhash=$(file_hash "$OBJ/fragment.config")
 	if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/fragment.hash" 2>/dev/null)" != "$fhash" ]; then
-		info "step-$id${flavour:+ ($flavour)}: configuring (tinyconfig + $(echo $FRAGMENTS | sed "s|$TOP/||g"))"
+		info "$label: configuring (tinyconfig + $(echo $FRAGMENTS | sed "s|$TOP/||g"))"
 		eval "$KMAKE tinyconfig" >/dev/null
 		(cd "$OBJ" && "$LINUX/scripts/kconfig/merge_config.sh" -m -O "$OBJ" \
 			"$OBJ/.config" "$OBJ/fragment.config") >"$OBJ/merge.log" 2>&1 ||
@@ -99,15 +119,15 @@ make_with_progress() {
 
 build_kernel() {
 	if [ -f "$OBJ/vmlinux" ]; then
-		info "step-$id${flavour:+ ($flavour)}: building bzImage (incremental)"
+		info "$label: building bzImage (incremental)"
 	else
-		info "step-$id${flavour:+ ($flavour)}: building bzImage (cold: several minutes on 2 cores, less with a warm ccache)"
+		info "$label: building bzImage (cold: several minutes on 2 cores, less with a warm ccache)"
 	fi
 	make_with_progress bzImage ||
-		{ cat "$OBJ/build-warnings.log" >&2; die "kernel build of step-$id failed"; }
+		{ cat "$OBJ/build-warnings.log" >&2; die "kernel build of $label failed"; }
 	if [ -s "$OBJ/build-warnings.log" ]; then
 		cp "$OBJ/build-warnings.log" "$dest/build-warnings.log"
-		info "step-$id: compiler warnings in $dest/build-warnings.log"
+		info "$label: compiler warnings in $dest/build-warnings.log"
 	fi
 	cp "$OBJ/arch/x86/boot/bzImage" "$dest/bzImage.new"
 	mv "$dest/bzImage.new" "$dest/bzImage"
@@ -127,16 +147,16 @@ build_libbpf() {
 	cache=$BUILD/libbpf-cache/$key
 	rm -rf "$dest/libbpf" "$dest/include/bpf"
 	if [ ! -f "$cache/libbpf/libbpf.a" ]; then
-		info "step-$id: building libbpf.a from the step's tools/lib/bpf"
+		info "$label: building libbpf.a from its tools/lib/bpf"
 		rm -rf "$cache"
 		mkdir -p "$cache/libbpf"
 		make -s -C "$LINUX/tools/lib/bpf" OUTPUT="$cache/libbpf/" CC="ccache gcc" \
 			-j"$JOBS" "$cache/libbpf/libbpf.a" >"$cache/build.log" 2>&1 &&
 		make -s -C "$LINUX/tools/lib/bpf" OUTPUT="$cache/libbpf/" DESTDIR="$cache" prefix= \
 			install_headers >>"$cache/build.log" 2>&1 ||
-			{ cat "$cache/build.log" >&2; rm -rf "$cache"; die "libbpf build of step-$id failed"; }
+			{ cat "$cache/build.log" >&2; rm -rf "$cache"; die "libbpf build of $label failed"; }
 	else
-		info "step-$id: libbpf unchanged since an earlier step, reusing its build"
+		info "$label: libbpf unchanged since an earlier build, reusing it"
 	fi
 	mkdir -p "$dest/libbpf"
 	cp "$cache/libbpf/libbpf.a" "$dest/libbpf/"
@@ -159,7 +179,7 @@ build_selftests() {
 
 configure
 build_kernel
-if [ -n "$flavour" ]; then
+if [ "$flavour" = debug ]; then
 	echo "$id" >"$dest/step"
 else
 	install_headers
@@ -167,4 +187,4 @@ else
 	build_selftests
 fi
 printf '%s\n' "$want" >"$dest/stamp"
-info "step-$id${flavour:+ ($flavour)}: built into ${dest#"$TOP/"}"
+info "$label: built into ${dest#"$TOP/"}"

@@ -10,6 +10,7 @@ set -eu
 
 PACKAGES="
 linux-source-6.1
+linux-source-6.12
 qemu-system-x86
 busybox-static
 pandoc

@@ -10,6 +10,9 @@ OBJ=$BUILD/obj
 OUT=$BUILD/out
 SERIES=$TOP/steps/series
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+# the mainline column: upstream's merged BPF token, as Debian ships it
+MAINLINE_LINUX=$BUILD/linux-mainline
+MAINLINE_TARBALL=${MAINLINE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 
 die() {
 	printf 'error: %s\n' "$*" >&2

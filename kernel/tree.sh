@@ -5,6 +5,7 @@
 #   kernel/tree.sh apply          extract if needed, (re)apply changed steps
 #   kernel/tree.sh checkout STEP  apply, then check out branch step-NN
 #   kernel/tree.sh refresh STEP   turn commits on step-NN back into its patch
+#   kernel/tree.sh mainline       extract build/linux-mainline (Debian's 6.12)
 #
 # steps/ is the single source of truth.  A record of what each branch was
 # made from (patch hash and parent commit) lives in .git/bpftok-steps, so
@@ -20,19 +21,21 @@ git_linux() {
 	git -C "$LINUX" "$@"
 }
 
-extract_pristine() {
-	local tmp version
-	[ -f "$KERNEL_TARBALL" ] ||
-		die "$KERNEL_TARBALL not found; run 'make deps' (installs linux-source-6.1)"
-	tmp=$BUILD/linux.tmp
+# extract_as_git TARBALL PACKAGE DEST BRANCH WHAT: unpack a Debian
+# linux-source tarball into DEST as a git repository with one commit on
+# BRANCH, so that later edits show up in git status.
+extract_as_git() {
+	local tarball=$1 package=$2 dest=$3 branch=$4 what=$5 tmp version
+	[ -f "$tarball" ] || die "$tarball not found; run 'make deps' (installs $package)"
+	tmp=$dest.tmp
 	rm -rf "$tmp"
-	need_space 3000 "extracting the kernel tree and its git history"
+	need_space 3000 "extracting $(basename "$tarball") and its git history"
 	mkdir -p "$tmp"
-	info "extracting $(basename "$KERNEL_TARBALL") into build/linux (about a minute)"
-	tar -xJf "$KERNEL_TARBALL" -C "$tmp" --strip-components=1
-	version=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
-	info "committing the pristine tree as step-00 (Debian $version)"
-	git -C "$tmp" init -q -b step-00
+	info "extracting $(basename "$tarball") into ${dest#"$TOP/"} (about a minute)"
+	tar -xJf "$tarball" -C "$tmp" --strip-components=1
+	version=$(dpkg-query -W -f '${Version}' "$package" 2>/dev/null || echo unknown)
+	info "committing the pristine tree as $branch (Debian $version)"
+	git -C "$tmp" init -q -b "$branch"
 	git -C "$tmp" config user.name "bpf-token steps"
 	git -C "$tmp" config user.email "bpf-token-steps@localhost"
 	git -C "$tmp" config feature.manyFiles true
@@ -40,10 +43,35 @@ extract_pristine() {
 	git -C "$tmp" config core.abbrev 12
 	# -f: commit the tarball exactly, including files a .gitignore names
 	git -C "$tmp" add -A -f .
-	git -C "$tmp" commit -q -m "Debian linux-source-6.1 $version (pristine)" \
-		-m "Step 00: the unmodified base every later step applies to."
+	git -C "$tmp" commit -q -m "Debian $package $version (pristine)" -m "$what"
 	git -C "$tmp" tag pristine
-	mv "$tmp" "$LINUX"
+	mv "$tmp" "$dest"
+}
+
+extract_pristine() {
+	extract_as_git "$KERNEL_TARBALL" linux-source-6.1 "$LINUX" step-00 \
+		"Step 00: the unmodified base every later step applies to."
+}
+
+# build/linux-mainline: Debian's linux-source-6.12, upstream's merged BPF
+# token, unpatched.  It is never written to after the extraction; like
+# build/linux, edits in it stop the build instead of being built silently.
+mainline_tree() {
+	local dirty
+	LINUX=$MAINLINE_LINUX
+	if [ ! -d "$LINUX/.git" ]; then
+		extract_as_git "$MAINLINE_TARBALL" linux-source-6.12 "$LINUX" mainline \
+			"The mainline column: upstream's final BPF token, for comparison."
+	fi
+	dirty=$(git_linux status --porcelain --untracked-files=normal --ignored)
+	[ -z "$dirty" ] || {
+		printf '%s\n' "$dirty" | sed 's/^/    /' >&2
+		die "build/linux-mainline has uncommitted changes (above); nothing was built.
+  It is upstream's tree exactly as Debian ships it, for comparison, and is not edited.
+  To set them aside: git -C build/linux-mainline stash
+  To drop them:      git -C build/linux-mainline checkout -- . && git -C build/linux-mainline clean -fd"
+	}
+	git_linux checkout -q mainline
 }
 
 # Refuse to touch a tree with uncommitted work, and say how to keep it.
@@ -183,5 +211,6 @@ case $cmd in
 apply) apply_all ;;
 checkout) checkout_step "${2:-}" ;;
 refresh) refresh_step "${2:-}" ;;
-*) die "usage: kernel/tree.sh apply | checkout STEP | refresh STEP" ;;
+mainline) mainline_tree ;;
+*) die "usage: kernel/tree.sh apply | checkout STEP | refresh STEP | mainline" ;;
 esac
