@@ -78,6 +78,31 @@ static int mount_init_ns_options(void)
 	return options_shown("delegate_attachs=0x5");
 }
 
+/*
+ * Names instead of numbers, as upstream's final BPF FS takes them.  v6
+ * parses numbers only; the demo library turns the names into the masks
+ * (lib/names.c, "# ... is sent as 0x..." in the output), so the kernel
+ * shows hex.  Case does not matter, as upstream.
+ */
+static int mount_symbolic_names(void)
+{
+	static const struct demo_fsopt opts[] = {
+		{ "delegate_cmds", "map_create:PROG_LOAD" },
+		{ "delegate_maps", "array" },
+		{ NULL, NULL },
+	};
+	char want[128];
+	int root_fd = demo_bpffs_mount(MOUNTPOINT, opts);
+
+	if (root_fd < 0)
+		return root_fd;
+	close(root_fd);
+	snprintf(want, sizeof(want), "delegate_cmds=0x%llx,delegate_maps=0x%llx",
+		 (1ULL << BPF_MAP_CREATE) | (1ULL << BPF_PROG_LOAD),
+		 1ULL << BPF_MAP_TYPE_ARRAY);
+	return options_shown(want);
+}
+
 static int option_value(const char *key, const char *value)
 {
 	const struct demo_fsopt opts[] = { { key, value }, { NULL, NULL } };
@@ -138,6 +163,8 @@ static const struct demo_case cases[] = {
 	{ "mount.container_options", mount_container_options,
 	  EXPECT({ "00", -EPERM }, { "02", 0 }) },
 	{ "mount.init_ns_options", mount_init_ns_options,
+	  EXPECT({ "00", -ENOENT }, { "02", 0 }) },
+	{ "mount.symbolic_names", mount_symbolic_names,
 	  EXPECT({ "00", -ENOENT }, { "02", 0 }) },
 	{ "mount.value_0x", value_0x, EXPECT({ "00", 0 }, { "02", -EINVAL }) },
 	{ "mount.value_anyx", value_anyx, EXPECT({ "00", 0 }, { "02", -EINVAL }) },

@@ -73,9 +73,18 @@ int demo_fsopen(const char *fstype)
 	return fd < 0 ? -errno : fd;
 }
 
+/* delegate_* values given as names reach the kernel as masks (names.c) */
 int demo_fsconfig_string(int fs_fd, const char *key, const char *value)
 {
-	if (syscall(SYS_fsconfig, fs_fd, FSCONFIG_SET_STRING, key, value, 0))
+	const char *sent = value;
+	char mask[32];
+
+	if (value && !strncmp(key, "delegate_", 9)) {
+		sent = demo_delegate_value(key, value, mask, sizeof(mask));
+		if (sent != value)
+			demo_note("%s=%s is sent as %s", key, value, sent);
+	}
+	if (syscall(SYS_fsconfig, fs_fd, FSCONFIG_SET_STRING, key, sent, 0))
 		return -errno;
 	return 0;
 }

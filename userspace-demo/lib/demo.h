@@ -97,6 +97,18 @@ int demo_mount_options(const char *mountpoint, char *buf, size_t len);
 int demo_bpffs_context(const struct demo_fsopt *opts, int *fs_fd);
 int demo_bpffs_mount(const char *mountpoint, const struct demo_fsopt *opts);
 
+/*
+ * Symbolic delegation values (lib/names.c): demo_delegate_mask() turns
+ * "map_create:prog_load" for key "delegate_cmds" (or names of map types,
+ * program types, attach types for the other three keys) into a mask, and
+ * fails with -EINVAL on anything else, numbers and "any" included.
+ * demo_delegate_value() returns the value to give fsconfig(): the mask as
+ * "0x..." in buf when value is a list of names, else value unchanged.
+ * demo_fsconfig_string() applies it to every delegate_* option.
+ */
+int demo_delegate_mask(const char *key, const char *value, unsigned long long *mask);
+const char *demo_delegate_value(const char *key, const char *value, char *buf, size_t len);
+
 /* ---- SCM_RIGHTS ---- */
 
 int demo_send_fd(int sock, int fd, int err);	/* fd < 0: send err only */
