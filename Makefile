@@ -14,7 +14,8 @@ STEP   ?=
 CASES  ?=
 
 .DELETE_ON_ERROR:
-.PHONY: help deps tree build build-debug demos initramfs run run-debug fuzz vm matrix demo check \
+.PHONY: help deps tree build build-debug build-mainline demos demos-mainline initramfs \
+	initramfs-mainline run run-debug fuzz vm matrix demo check \
 	refresh series branches docs slides checkpatch wide-check test-host clean distclean
 
 help:
@@ -35,7 +36,9 @@ help:
 	@echo "  make demos           the demo binaries, each against its own step's headers"
 	@echo "  make initramfs       busybox + demos -> build/initramfs.cpio.gz"
 	@echo "  make run STEP=NN [CASES='00-baseline:map.*']  boot one step and run demos"
-	@echo "  make vm STEP=NN      interactive shell in that step's VM"
+	@echo "  make vm STEP=NN      interactive shell in that step's VM (STEP=mainline: 6.12's)"
+	@echo "  make build-mainline  Debian's 6.12 (upstream's final BPF token) -> build/out/mainline"
+	@echo "  make run STEP=mainline [CASES=...]  every demo and suite on it, through the compat layer"
 	@echo "  make build-debug     the last step with KASAN, kmemleak, lockdep, UBSAN -> build/out/debug"
 	@echo "  make run-debug [CASES=...]  boot it: every demo and suite, the fuzzer, a kmemleak scan"
 	@echo "  make fuzz [FUZZ_SEED=n FUZZ_COUNT=n FUZZ_SECONDS=n]  a longer fuzz pass on the debug kernel"
@@ -84,10 +87,27 @@ demos: build
 initramfs: demos
 	@sh vm/mkinitramfs.sh $(addprefix build/demos/,$(DEMOS) $(SUITES))
 
-run: initramfs
+# The mainline column: Debian's 6.12, upstream's merged BPF token.  Every
+# demo and suite is built again against its headers and libbpf, through
+# the compatibility layer in userspace-demo/lib/demo.h.
+build-mainline:
+	@sh kernel/build.sh --mainline
+
+demos-mainline: build-mainline
+	@$(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/mainline MAINLINE=1 \
+		OBJDIR=$(TOP)/build/demos-mainline/obj BINDIR=$(TOP)/build/demos-mainline \
+		DEMOS="$(DEMOS) $(SUITES)"
+
+initramfs-mainline: demos-mainline
+	@sh vm/mkinitramfs.sh --mainline $(addprefix build/demos-mainline/,$(DEMOS) $(SUITES))
+
+# STEP=mainline boots the mainline kernel with its own initramfs
+VM_IMAGE = $(if $(filter mainline,$(STEP)),initramfs-mainline,initramfs)
+
+run: $(VM_IMAGE)
 	@sh vm/run "$(STEP)" $(CASES)
 
-vm: initramfs
+vm: $(VM_IMAGE)
 	@sh vm/run --shell "$(STEP)"
 
 build-debug: build
@@ -105,7 +125,7 @@ fuzz: build-debug initramfs
 	@FUZZ_SEED=$(FUZZ_SEED) FUZZ_COUNT=$(FUZZ_COUNT) FUZZ_SECONDS=$(FUZZ_SECONDS) \
 		VM_TIMEOUT=$$(($(FUZZ_SECONDS) * 2 + 600)) sh vm/run --debug fuzz
 
-matrix: initramfs
+matrix: initramfs initramfs-mainline
 	@sh vm/matrix.sh run
 
 demo: deps

@@ -67,22 +67,25 @@ checkpatch() {
 
 # Each case x step is one test: its verdict comes from build/results.
 vm_matrix() {
-	for s in $(series_steps); do
-		id=$(step_id "$s")
+	for s in $(series_steps) mainline; do
+		case $s in
+		mainline) label=mainline ;;
+		*) label=step-$(step_id "$s") ;;
+		esac
 		if sh "$TOP/vm/run" "$s" >"$BUILD/test.out" 2>&1; then
-			pass "vm/step-$id boot"
+			pass "vm/$label boot"
 		else
 			sed 's/^/    | /' "$BUILD/test.out"
-			fail "vm/step-$id boot"
+			fail "vm/$label boot"
 			continue
 		fi
 		while IFS="$(printf '\t')" read -r demo case result expected verdict; do
 			if [ "$verdict" = pass ]; then
-				pass "step-$id $demo:$case = $result"
+				pass "$label $demo:$case = $result"
 			else
-				fail "step-$id $demo:$case = $result (expected $expected)"
+				fail "$label $demo:$case = $result (expected $expected)"
 			fi
-		done <"$BUILD/results/step-$id.tsv"
+		done <"$BUILD/results/$label.tsv"
 	done
 	t "matrix/complete" sh "$TOP/vm/matrix.sh" report
 	t "matrix/columns" matrix_columns "$BUILD/report/matrix.tsv"
@@ -97,8 +100,8 @@ matrix_columns() {
 	awk -F'\t' 'NR > 1 && (NF != 6 || ($6 == "pass") != ($4 == $5)) { print "bad row " NR ": " $0; bad = 1 }
 		END { exit bad }' "$1" || return 1
 	rows=$(($(wc -l <"$1") - 1))
-	results=$(cat "$BUILD"/results/step-*.tsv | wc -l)
-	[ "$rows" -eq "$results" ] || { echo "matrix.tsv has $rows rows, build/results/step-*.tsv $results"; return 1; }
+	results=$(cat "$BUILD"/results/step-*.tsv "$BUILD"/results/mainline.tsv | wc -l)
+	[ "$rows" -eq "$results" ] || { echo "matrix.tsv has $rows rows, build/results/{step-*,mainline}.tsv $results"; return 1; }
 }
 
 # The debug kernel: every demo, suite and selftest plus the fuzzer, under
@@ -159,6 +162,8 @@ all)
 	if make -s -C "$TOP" initramfs; then
 		pass "build/all-steps"
 		build_warnings
+		info "the mainline column: Debian's 6.12 and every demo against its headers"
+		t "build/mainline" make -s -C "$TOP" initramfs-mainline
 		info "checkpatch on every step patch"
 		checkpatch
 		info "compiling each step's callers under a wide config"

@@ -69,12 +69,12 @@ static int map_userns_unknown_field(void)
 
 static const struct demo_case cases[] = {
 	{ "map.unpriv_unknown_field", map_unpriv_unknown_field,
-	  EXPECT({ "00", -EPERM }, { "00a", -EINVAL }) },
+	  EXPECT({ "00", -EPERM }, { "00a", -EINVAL }, { "mainline", -EPERM }) },
 	{ "prog.unpriv_bad_flags", prog_unpriv_bad_flags,
 	  EXPECT({ "00", -EPERM }, { "00a", -EINVAL }) },
 	{ "map.unpriv_array", map_unpriv_array, EXPECT({ "00", -EPERM }) },
 	{ "map.userns_unknown_field", map_userns_unknown_field,
-	  EXPECT({ "00", -EPERM }, { "00a", -EINVAL }) },
+	  EXPECT({ "00", -EPERM }, { "00a", -EINVAL }, { "mainline", -EPERM }) },
 };
 
 int main(int argc, char **argv)

@@ -64,6 +64,22 @@ static int token_in_container(void)
 	return demo_run_in_container(container_opts, container_token, NULL);
 }
 
+/*
+ * A BPF FS that delegates nothing.  v6 hands out a token that allows
+ * nothing; upstream refuses to make one (ENOENT), so a container
+ * manager's mistake shows up at token creation, not at first use.
+ */
+static int create_token_only(int mnt_fd, void *arg)
+{
+	(void)arg;
+	return demo_close_result(demo_token_create(mnt_fd, "", 0));
+}
+
+static int token_no_delegation(void)
+{
+	return demo_run_in_container(NULL, create_token_only, NULL);
+}
+
 /* ---- init-namespace probes ---- */
 
 /*
@@ -205,17 +221,22 @@ static int token_pin(void)
 static const struct demo_case cases[] = {
 	{ "token.in_container", token_in_container,
 	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", 0 }) },
-	{ "token.init_ns_root", token_init_ns_root, EXPECT(UNKNOWN_BEFORE_03, { "03", 0 }) },
-	{ "token.fd_properties", token_fd_properties, EXPECT(UNKNOWN_BEFORE_03, { "03", 0 }) },
+	{ "token.no_delegation", token_no_delegation,
+	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", 0 }, { "mainline", -ENOENT }) },
+	{ "token.init_ns_root", token_init_ns_root,
+	  EXPECT(UNKNOWN_BEFORE_03, { "03", 0 }, { "mainline", -EOPNOTSUPP }) },
+	{ "token.fd_properties", token_fd_properties,
+	  EXPECT(UNKNOWN_BEFORE_03, { "03", 0 }, { "mainline", -EOPNOTSUPP }) },
 	{ "token.nonzero_flags", token_nonzero_flags, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.subdirectory", token_subdirectory, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
-	{ "token.pinned_map", token_pinned_map, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
+	{ "token.pinned_map", token_pinned_map,
+	  EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }, { "mainline", -EIO }) },
 	{ "token.missing_path", token_missing_path, EXPECT(UNKNOWN_BEFORE_03, { "03", -ENOENT }) },
 	{ "token.tmpfs_root", token_tmpfs_root, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.procfs_root", token_procfs_root, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.regular_file", token_regular_file, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.closed_fd", token_closed_fd, EXPECT(UNKNOWN_BEFORE_03, { "03", -EBADF }) },
-	{ "token.pin", token_pin, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
+	{ "token.pin", token_pin, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }, { "mainline", -EOPNOTSUPP }) },
 };
 
 int main(int argc, char **argv)

@@ -48,7 +48,7 @@ static int map_create(enum bpf_map_type type, int token_fd)
 	attr.key_size = 0;	/* queue and stack maps have no key */
 	attr.value_size = 8;
 	attr.max_entries = 1;
-	attr.map_token_fd = token_fd;
+	DEMO_SET_TOKEN(attr.map_token_fd, attr.map_flags, token_fd);
 	return demo_close_result(demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr)));
 }
 

@@ -46,7 +46,7 @@ static int prog_load(const struct prog_case *c, int token_fd)
 	attr.insns = (uintptr_t)return_one;
 	attr.insn_cnt = DEMO_ARRAY_SIZE(return_one);
 	attr.license = (uintptr_t)"GPL";
-	attr.prog_token_fd = token_fd;
+	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
 	return demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 }
 

@@ -48,7 +48,7 @@ static int xdp_load(const struct helper_case *c, int token_fd)
 	attr.insns = (uintptr_t)c->insns;
 	attr.insn_cnt = c->insn_cnt;
 	attr.license = (uintptr_t)"GPL";
-	attr.prog_token_fd = token_fd;
+	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
 	return demo_close_result(demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr)));
 }
 

@@ -22,11 +22,13 @@ struct btf_case {
 
 static int load_int_btf(int token_fd)
 {
-	LIBBPF_OPTS(bpf_btf_load_opts, opts, .token_fd = token_fd);
+	LIBBPF_OPTS(bpf_btf_load_opts, opts);
 	const void *raw;
 	struct btf *btf;
 	__u32 size;
 	int err;
+
+	DEMO_SET_TOKEN(opts.token_fd, opts.btf_flags, token_fd);
 
 	btf = btf__new_empty();
 	if (!btf)
@@ -46,7 +48,7 @@ static int in_container(int mnt_fd, void *arg)
 	const struct btf_case *c = arg;
 	int token_fd, err = 0;
 
-	token_fd = bpf_token_create(mnt_fd, "", NULL);
+	token_fd = demo_libbpf_token_create(mnt_fd, "", NULL);
 	if (token_fd < 0)
 		return token_fd;
 	if (!c->caps)

@@ -33,11 +33,11 @@ static int in_container(int mnt_fd, void *arg)
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_XDP);
 	int token_fd, err = 0;
 
-	token_fd = bpf_token_create(mnt_fd, "", NULL);
+	token_fd = demo_libbpf_token_create(mnt_fd, "", NULL);
 	if (token_fd < 0)
 		return token_fd;
 	if (c->token)
-		opts.token_fd = token_fd;
+		DEMO_SET_TOKEN(opts.token_fd, opts.prog_flags, token_fd);
 	if (!c->caps)
 		err = demo_caps_drop(DEMO_CAPS(CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN));
 	if (!err)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The demo matrix: every demo case on every step's kernel.
 #
-#   vm/matrix.sh run     boot every step, run every demo (vm/run), then report
+#   vm/matrix.sh run     boot every step and mainline, run every demo (vm/run), then report
 #   vm/matrix.sh report  build/report/matrix.tsv from build/results/*.tsv
 #
 # Two files, both tab-separated with one header line:
@@ -14,13 +14,22 @@
 set -eu
 . "$(dirname "$0")/../kernel/lib.sh"
 
+# a column's results file: build/results/step-NN.tsv or mainline.tsv
+label_of() {
+	case $1 in
+	mainline) echo mainline ;;
+	*) echo "step-$1" ;;
+	esac
+}
+
 report() {
 	mkdir -p "$BUILD/report"
-	ids=$(series_ids)
+	# the steps in series order, then upstream's final design
+	ids="$(series_ids) mainline"
 	tsv=$BUILD/report/matrix.tsv
 	wide=$BUILD/report/matrix-wide.tsv
 	for id in $ids; do
-		f=$BUILD/results/step-$id.tsv
+		f=$BUILD/results/$(label_of "$id").tsv
 		[ -f "$f" ] && sed "s/^/$id\t/" "$f"
 	done >"$tsv.rows"
 	# results rows are: demo case measured expected verdict
@@ -37,7 +46,7 @@ report() {
 		END {
 			m = split(ids, col, " ")
 			printf "case"
-			for (j = 1; j <= m; j++) printf "\tstep-%s", col[j]
+			for (j = 1; j <= m; j++) printf "\t%s", (col[j] == "mainline" ? col[j] : "step-" col[j])
 			printf "\n"
 			for (i = 1; i <= n; i++) {
 				printf "%s", order[i]
@@ -62,7 +71,7 @@ report() {
 
 run_all() {
 	status=0
-	for s in $(series_steps); do
+	for s in $(series_steps) mainline; do
 		sh "$TOP/vm/run" "$s" || status=1
 	done
 	report || status=1

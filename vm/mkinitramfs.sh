@@ -3,6 +3,11 @@
 # the token selftest of the newest step that builds one.
 #
 #   vm/mkinitramfs.sh DEMO-BINARY...
+#   vm/mkinitramfs.sh --mainline DEMO-BINARY...
+#
+# --mainline writes build/initramfs-mainline.cpio.gz instead, for the
+# demos built against upstream's final headers, without the series'
+# selftest (it is written against v6's UAPI).
 #
 # The archive is written with the kernel tree's own usr/gen_init_cpio, which
 # can create /dev/console without root (the kernel opens it for /init's
@@ -15,6 +20,14 @@ BUSYBOX=${BUSYBOX:-/bin/busybox}
 ! readelf -l "$BUSYBOX" | grep -q 'program interpreter' ||
 	die "$BUSYBOX is not static; run 'make deps' (busybox-static, not busybox)"
 [ -d "$LINUX" ] || die "build/linux is missing; run 'make tree'"
+
+out=$BUILD/initramfs.cpio.gz
+selftests_from=$OUT
+if [ "${1:-}" = --mainline ]; then
+	shift
+	out=$BUILD/initramfs-mainline.cpio.gz
+	selftests_from=
+fi
 
 gen=$BUILD/tools/gen_init_cpio
 if [ ! -x "$gen" ] || [ "$LINUX/usr/gen_init_cpio.c" -nt "$gen" ]; then
@@ -37,7 +50,7 @@ list=$BUILD/initramfs.list
 	done
 	# the kernel tree's own selftests, from the newest step that has them
 	selftests=
-	for s in $(series_steps); do
+	for s in ${selftests_from:+$(series_steps)}; do
 		d=$OUT/step-$(step_id "$s")/selftests
 		[ -d "$d" ] && selftests=$d
 	done
@@ -45,6 +58,6 @@ list=$BUILD/initramfs.list
 		echo "file /selftests/$(basename "$t") $t 0755 0 0"
 	done
 } >"$list"
-"$gen" "$list" | gzip -1 >"$BUILD/initramfs.cpio.gz.new"
-mv "$BUILD/initramfs.cpio.gz.new" "$BUILD/initramfs.cpio.gz"
-info "initramfs: busybox + $# demo(s) -> build/initramfs.cpio.gz"
+"$gen" "$list" | gzip -1 >"$out.new"
+mv "$out.new" "$out"
+info "initramfs: busybox + $# demo(s) -> ${out#"$TOP/"}"

@@ -6,7 +6,10 @@
  * CHECK_ATTR), which is why a field that a later step adds reads as
  * EINVAL on an earlier kernel.
  */
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -76,6 +79,33 @@ int demo_close_result(int fd)
 	return 0;
 }
 
+/*
+ * Mainline's token_create takes an open fd of the BPF FS root, not a path,
+ * and refuses O_PATH fds (fdget() skips them) such as fsmount()'s: turn
+ * v6's (fd, pathname) into such an fd, the way a mainline caller would,
+ * so that each path case reaches the kernel's own check.
+ */
+int demo_bpffs_fd_for_token(int dir_fd, const char *pathname)
+{
+	char proc_path[64];
+	int flags, fd;
+
+	if (pathname && *pathname) {
+		fd = openat(dir_fd, pathname, O_RDONLY | O_CLOEXEC);
+	} else {
+		flags = fcntl(dir_fd, F_GETFL);
+		if (flags < 0)
+			return -errno;
+		if (!(flags & O_PATH)) {
+			fd = fcntl(dir_fd, F_DUPFD_CLOEXEC, 0);
+		} else {
+			snprintf(proc_path, sizeof(proc_path), "/proc/self/fd/%d", dir_fd);
+			fd = open(proc_path, O_RDONLY | O_CLOEXEC);
+		}
+	}
+	return fd < 0 ? -errno : fd;
+}
+
 int demo_token_create(int bpffs_path_fd, const char *pathname, uint32_t flags)
 {
 	struct demo_token_create_attr tc = {
@@ -84,8 +114,19 @@ int demo_token_create(int bpffs_path_fd, const char *pathname, uint32_t flags)
 		.bpffs_pathname = (uintptr_t)pathname,
 	};
 	union bpf_attr attr;
+	int fd = -1, token_fd;
 
+	if (DEMO_MAINLINE) {
+		fd = demo_bpffs_fd_for_token(bpffs_path_fd, pathname);
+		if (fd < 0)
+			return fd;
+		tc.bpffs_path_fd = fd;
+		tc.bpffs_pathname = 0;
+	}
 	memset(&attr, 0, sizeof(attr));
 	memcpy(&attr, &tc, sizeof(tc));
-	return demo_bpf(DEMO_BPF_TOKEN_CREATE, &attr, sizeof(attr));
+	token_fd = demo_bpf(DEMO_BPF_TOKEN_CREATE, &attr, sizeof(attr));
+	if (DEMO_MAINLINE)
+		close(fd);
+	return token_fd;
 }

@@ -5,8 +5,9 @@
  *
  *   child (new userns + mountns)          parent (init userns, root)
  *   fs_fd = fsopen("bpf")
- *   fsconfig(fs_fd, "delegate_*", ...)
- *   send fs_fd  ------------------------> fsconfig(FSCONFIG_CMD_CREATE)
+ *   [v6: fsconfig(fs_fd, "delegate_*")]
+ *   send fs_fd  ------------------------> [mainline: fsconfig("delegate_*")]
+ *                                         fsconfig(FSCONFIG_CMD_CREATE)
  *                                         mnt_fd = fsmount(fs_fd)
  *   recv mnt_fd <------------------------ send mnt_fd (or the errno)
  *   fn(mnt_fd): token, map, prog, ...
@@ -195,6 +196,22 @@ int demo_recv_fd(int sock, int *fd)
 
 /* ---- the flow ---- */
 
+static int apply_options(int fs_fd, const struct demo_fsopt *opts, const char *who)
+{
+	int err;
+
+	for (; opts && opts->key; opts++) {
+		err = demo_fsconfig_string(fs_fd, opts->key, opts->value);
+		if (err) {
+			demo_note("%s: fsconfig %s=%s: %s", who, opts->key,
+				  opts->value, demo_result_name(err));
+			demo_print_fs_log(fs_fd, who);
+			return err;
+		}
+	}
+	return 0;
+}
+
 static int container_child(int sock, const struct demo_fsopt *opts,
 			   demo_userns_fn fn, void *arg)
 {
@@ -212,12 +229,9 @@ static int container_child(int sock, const struct demo_fsopt *opts,
 		demo_send_fd(sock, -1, fs_fd);
 		return fs_fd;
 	}
-	for (; opts && opts->key; opts++) {
-		err = demo_fsconfig_string(fs_fd, opts->key, opts->value);
+	if (!DEMO_MAINLINE) {
+		err = apply_options(fs_fd, opts, "container");
 		if (err) {
-			demo_note("container: fsconfig %s=%s: %s", opts->key,
-				  opts->value, demo_result_name(err));
-			demo_print_fs_log(fs_fd, "container");
 			demo_send_fd(sock, -1, err);
 			return err;
 		}
@@ -236,14 +250,25 @@ static int container_child(int sock, const struct demo_fsopt *opts,
 	return err;
 }
 
-/* Create and mount the child's BPF FS context; answer with mnt fd or errno. */
-static void privileged_parent(int sock)
+/*
+ * Create and mount the child's BPF FS context; answer with mnt fd or
+ * errno.  Upstream's final design lets only init-namespace CAP_SYS_ADMIN
+ * set delegate_* options, so built for it (DEMO_MAINLINE) the parent sets
+ * them here; v6 has the child set them before it sends the context.
+ */
+static void privileged_parent(int sock, const struct demo_fsopt *opts)
 {
 	int fs_fd, mnt_fd, err;
 
 	err = demo_recv_fd(sock, &fs_fd);
 	if (err || fs_fd < 0)
 		return;		/* the child failed first and reports it */
+	err = DEMO_MAINLINE ? apply_options(fs_fd, opts, "parent") : 0;
+	if (err) {
+		demo_send_fd(sock, -1, err);
+		close(fs_fd);
+		return;
+	}
 	err = demo_fs_create(fs_fd);
 	if (err) {
 		demo_note("parent: FSCONFIG_CMD_CREATE: %s", demo_result_name(err));
@@ -282,7 +307,7 @@ int demo_run_in_container(const struct demo_fsopt *opts, demo_userns_fn fn, void
 		demo_exit_result(container_child(sv[1], opts, fn, arg));
 	}
 	close(sv[1]);
-	privileged_parent(sv[0]);
+	privileged_parent(sv[0], opts);
 	close(sv[0]);
 	return demo_wait_result(pid);
 }

@@ -25,6 +25,46 @@
 #include <linux/bpf.h>
 #include <linux/capability.h>
 
+/*
+ * ---- v6 and mainline ----
+ *
+ * The demos are written against the v6 series' UAPI.  Built against
+ * upstream's final headers (Debian's 6.12: the matrix's mainline column)
+ * they go through this thin layer instead of copies of themselves:
+ *
+ *   - the privileged parent, not the container, sets delegate_* options
+ *     (mainline: only init-namespace CAP_SYS_ADMIN may; kernel/bpf/inode.c)
+ *   - demo_token_create() turns v6's (fd, pathname) into the one open
+ *     BPF FS fd mainline takes (token_create.bpffs_fd)
+ *   - DEMO_SET_TOKEN() also sets BPF_F_TOKEN_FD, without which mainline
+ *     ignores a token fd (kernel/bpf/syscall.c)
+ *
+ * The build says which (MAINLINE=1 to userspace-demo/Makefile defines
+ * DEMO_MAINLINE=1): the UAPI has no macro to test, BPF_F_TOKEN_FD is an
+ * enum constant.  Built for mainline against v6 headers, DEMO_SET_TOKEN()
+ * would not compile, so the two cannot be mixed up silently.
+ */
+#ifndef DEMO_MAINLINE
+#define DEMO_MAINLINE 0
+#endif
+
+/*
+ * attr.<cmd>_token_fd = fd, and on mainline BPF_F_TOKEN_FD in the
+ * command's flags (map_flags, prog_flags, btf_flags) unless fd is 0,
+ * which is v6's "no token"; on v6 the flags field is not touched (and
+ * btf_flags does not even exist).
+ */
+#if DEMO_MAINLINE
+#define DEMO_SET_TOKEN(fd_field, flags_field, fd)			\
+	do {								\
+		(fd_field) = (fd);					\
+		if (fd)							\
+			(flags_field) |= BPF_F_TOKEN_FD;		\
+	} while (0)
+#else
+#define DEMO_SET_TOKEN(fd_field, flags_field, fd) ((fd_field) = (fd))
+#endif
+
 /* ---- cases and expectations ---- */
 
 /*
@@ -32,7 +72,10 @@
  * { first step, result } pairs in series order.  The entry that applies is
  * the last one whose step is not after the running step, so
  *   EXPECT({ "00", -EINVAL }, { "04", 0 })
- * reads "EINVAL on steps 00-03, success from step 04 on".
+ * reads "EINVAL on steps 00-03, success from step 04 on".  "mainline"
+ * sorts after every step id, so a { "mainline", ... } entry, always the
+ * last, applies to upstream's final design only; without one, mainline
+ * is expected to answer like the last step.
  */
 struct demo_expect {
 	const char *since;
@@ -190,7 +233,10 @@ int demo_prog_load_simple(enum bpf_prog_type type, enum bpf_attach_type expected
  * token_create = { u32 flags; u32 bpffs_path_fd; u64 bpffs_pathname; }),
  * spelled out here so that demos built against a step before 03 can
  * still send it and see the older kernel refuse it.  tests/host/uapi.sh
- * checks that this matches the real header from step 03 on.
+ * checks that this matches the real header from step 03 on.  Mainline
+ * keeps the command number and the first two fields (the second renamed
+ * bpffs_fd) and drops the pathname: built for it, demo_token_create()
+ * opens bpffs_path_fd + pathname itself and sends the open fd.
  */
 #define DEMO_BPF_TOKEN_CREATE 36
 struct demo_token_create_attr {
@@ -200,6 +246,31 @@ struct demo_token_create_attr {
 };
 /* token fd, or -errno */
 int demo_token_create(int bpffs_path_fd, const char *pathname, uint32_t flags);
+/* mainline only: v6's (fd, pathname) as the open fd mainline wants */
+int demo_bpffs_fd_for_token(int dir_fd, const char *pathname);
+
+/*
+ * libbpf's bpf_token_create() takes (fd, pathname, opts) in v6 and
+ * (bpffs_fd, opts) in mainline; the libbpf demos call it as v6 does,
+ * through this.  Only for demos that include <bpf/bpf.h> first.
+ */
+#ifdef __LIBBPF_BPF_H
+static inline int demo_libbpf_token_create(int fd, const char *pathname,
+					   struct bpf_token_create_opts *opts)
+{
+#if DEMO_MAINLINE
+	int bpffs_fd = demo_bpffs_fd_for_token(fd, pathname), token_fd;
+
+	if (bpffs_fd < 0)
+		return bpffs_fd;
+	token_fd = bpf_token_create(bpffs_fd, opts);
+	close(bpffs_fd);
+	return token_fd;
+#else
+	return bpf_token_create(fd, pathname, opts);
+#endif
+}
+#endif
 
 /* ARRAY map create with `value` where the series puts map_token_fd */
 int demo_map_create_token_field(uint32_t value);

@@ -129,7 +129,12 @@ static const struct bpf_insn return_one[] = {
 	{ .code = BPF_JMP | BPF_EXIT },
 };
 
-static int stack_map_create(int token_fd)
+/*
+ * A STACK map with map_token_fd = token_fd.  token_flag says whether
+ * mainline's BPF_F_TOKEN_FD goes into map_flags too; v6 has no such flag
+ * and takes any non-zero fd as the token.
+ */
+static int stack_map_create_flagged(int token_fd, bool token_flag)
 {
 	union bpf_attr attr;
 
@@ -138,7 +143,19 @@ static int stack_map_create(int token_fd)
 	attr.value_size = 8;
 	attr.max_entries = 1;
 	attr.map_token_fd = token_fd;
+#if DEMO_MAINLINE
+	if (token_flag)
+		attr.map_flags |= BPF_F_TOKEN_FD;
+#else
+	(void)token_flag;
+#endif
 	return demo_close_result(demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr)));
+}
+
+/* as the demos pass a token: DEMO_SET_TOKEN() */
+static int stack_map_create(int token_fd)
+{
+	return stack_map_create_flagged(token_fd, token_fd != 0);
 }
 
 static int xdp_prog_load(int token_fd)
@@ -151,14 +168,17 @@ static int xdp_prog_load(int token_fd)
 	attr.insns = (uintptr_t)return_one;
 	attr.insn_cnt = DEMO_ARRAY_SIZE(return_one);
 	attr.license = (uintptr_t)"GPL";
-	attr.prog_token_fd = token_fd;
+	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
 	return demo_close_result(demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr)));
 }
 
 /*
  * A token at fd 0.  In v6 a zero *_token_fd means "no token", so a token
  * that happens to sit at fd 0 cannot be named: the request goes ahead
- * without it and meets the init namespace's capability check.
+ * without it and meets the init namespace's capability check.  Upstream
+ * made the token fd count only with BPF_F_TOKEN_FD set, and then any fd,
+ * 0 included, is a token (kernel/bpf/syscall.c, map_create): the case
+ * sets the flag, so mainline creates the map.
  */
 static int token_at_fd_zero(int mnt_fd, void *arg)
 {
@@ -171,7 +191,7 @@ static int token_at_fd_zero(int mnt_fd, void *arg)
 	if (dup2(token_fd, 0) < 0)
 		return -DEMO_SETUP_FAILED;
 	close(token_fd);
-	return stack_map_create(0);
+	return stack_map_create_flagged(0, true);
 }
 
 static int use_token_at_fd_zero(void)
@@ -181,6 +201,33 @@ static int use_token_at_fd_zero(void)
 	};
 
 	return demo_run_delegated(&d, token_at_fd_zero, NULL);
+}
+
+/*
+ * The token fd without BPF_F_TOKEN_FD, as a v6 caller writes it.  v6
+ * uses it; mainline ignores the field without the flag and judges the
+ * request as if no token were there: EPERM in the container.
+ */
+static int token_without_flag(int mnt_fd, void *arg)
+{
+	int token_fd, err;
+
+	(void)arg;
+	token_fd = demo_token_create(mnt_fd, "", 0);
+	if (token_fd < 0)
+		return token_fd;
+	err = stack_map_create_flagged(token_fd, false);
+	close(token_fd);
+	return err;
+}
+
+static int use_token_fd_without_flag(void)
+{
+	static const struct demo_delegation d = {
+		.cmds = MAP_CREATE_CMD, .maps = 1ULL << BPF_MAP_TYPE_STACK,
+	};
+
+	return demo_run_delegated(&d, token_without_flag, NULL);
 }
 
 /* Objects of other kinds passed as the token: made in the init namespace. */
@@ -297,7 +344,9 @@ static const struct demo_case cases[] = {
 	  EXPECT(UNKNOWN_CMD_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.attr_garbage", token_attr_garbage, EXPECT(UNKNOWN_CMD_BEFORE_03) },
 	{ "use.token_at_fd_zero", use_token_at_fd_zero,
-	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", -EPERM }) },
+	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", -EPERM }, { "mainline", 0 }) },
+	{ "use.token_fd_without_flag", use_token_fd_without_flag,
+	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "04", 0 }, { "mainline", -EPERM }) },
 	{ "use.map_fd_as_token", use_map_fd_as_token, EXPECT({ "00", -EPERM }, { "02", -EINVAL }) },
 	{ "use.prog_fd_as_token", use_prog_fd_as_token,
 	  EXPECT({ "00", -EPERM }, { "02", -E2BIG }, { "06", -EINVAL }) },

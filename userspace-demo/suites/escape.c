@@ -39,7 +39,7 @@ static int stack_map_create(int token_fd)
 	attr.map_type = BPF_MAP_TYPE_STACK;
 	attr.value_size = 8;
 	attr.max_entries = 1;
-	attr.map_token_fd = token_fd;
+	DEMO_SET_TOKEN(attr.map_token_fd, attr.map_flags, token_fd);
 	return demo_close_result(demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr)));
 }
 
@@ -235,7 +235,7 @@ static int load_and_attach(int mnt_fd, void *arg)
 	attr.insns = (uintptr_t)return_one;
 	attr.insn_cnt = DEMO_ARRAY_SIZE(return_one);
 	attr.license = (uintptr_t)"GPL";
-	attr.prog_token_fd = token_fd;
+	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
 	prog_fd = demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 	close(token_fd);
 	if (prog_fd < 0)
@@ -294,11 +294,11 @@ static int cgroup_skb_attach_type_not_delegated(void)
 
 static const struct demo_case cases[] = {
 	{ "escape.init_ns_token_unprivileged", init_ns_token_unprivileged,
-	  EXPECT({ "00", -EINVAL }, { "04", -EPERM }) },
+	  EXPECT({ "00", -EINVAL }, { "04", -EPERM }, { "mainline", -EOPNOTSUPP }) },
 	{ "escape.token_to_sibling_userns", token_to_sibling_userns,
 	  EXPECT(MAP_TOKEN_BEFORE_04, { "04", -EPERM }) },
 	{ "escape.token_from_sibling_bpffs", token_from_sibling_bpffs,
-	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", 0 }) },
+	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", 0 }, { "mainline", -EPERM }) },
 	{ "escape.use_token_from_sibling_bpffs", use_token_from_sibling_bpffs,
 	  EXPECT(MAP_TOKEN_BEFORE_04, { "04", -EPERM }) },
 	{ "escape.owner_outside_userns", owner_outside_userns,

@@ -307,7 +307,7 @@ static void template_attr(union bpf_attr *attr, int cmd, int token_fd)
 		attr->map_type = BPF_MAP_TYPE_STACK;
 		attr->value_size = 8;
 		attr->max_entries = 1;
-		attr->map_token_fd = token_fd;
+		DEMO_SET_TOKEN(attr->map_token_fd, attr->map_flags, token_fd);
 		break;
 	case BPF_PROG_LOAD:
 		attr->prog_type = BPF_PROG_TYPE_XDP;
@@ -315,10 +315,10 @@ static void template_attr(union bpf_attr *attr, int cmd, int token_fd)
 		attr->insns = (uintptr_t)return_one;
 		attr->insn_cnt = DEMO_ARRAY_SIZE(return_one);
 		attr->license = (uintptr_t)"GPL";
-		attr->prog_token_fd = token_fd;
+		DEMO_SET_TOKEN(attr->prog_token_fd, attr->prog_flags, token_fd);
 		break;
 	case BPF_BTF_LOAD:
-		attr->btf_token_fd = token_fd;
+		DEMO_SET_TOKEN(attr->btf_token_fd, attr->btf_flags, token_fd);
 		break;
 	default:	/* BPF_TOKEN_CREATE: the mount root, relative to BPFFS */
 		token_create->bpffs_path_fd = token_fd;

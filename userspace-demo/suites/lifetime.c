@@ -47,7 +47,7 @@ static int xdp_prog_load(int token_fd)
 	attr.insns = (uintptr_t)return_one;
 	attr.insn_cnt = DEMO_ARRAY_SIZE(return_one);
 	attr.license = (uintptr_t)"GPL";
-	attr.prog_token_fd = token_fd;
+	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
 	return demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 }
 
@@ -59,7 +59,7 @@ static int stack_map_create(int token_fd)
 	attr.map_type = BPF_MAP_TYPE_STACK;
 	attr.value_size = 8;
 	attr.max_entries = 1;
-	attr.map_token_fd = token_fd;
+	DEMO_SET_TOKEN(attr.map_token_fd, attr.map_flags, token_fd);
 	return demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 }
 
