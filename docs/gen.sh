@@ -81,6 +81,12 @@ step_page() {
 	} >"$out"
 }
 
+# A hand-written page with its "# Title" line turned into pandoc's title
+# block, quoted: a title with a colon is not valid YAML otherwise.
+with_title_block() {
+	sed '1s/^# \(.*\)/---\ntitle: "\1"\n---/' "$1"
+}
+
 # The matrix as an HTML table, each cell classed by its outcome; only
 # the cases listed in $MATRIX_ROWS if that is set.
 matrix_html() {
@@ -134,7 +140,7 @@ checkpatch_page() {
 # docs/reliability.md, then the measured rows of every case it names.
 reliability_page() {
 	{
-		sed '1s/^# \(.*\)/---\ntitle: \1\n---/' "$TOP/docs/reliability.md"
+		with_title_block "$TOP/docs/reliability.md"
 		echo
 		echo "## As measured"
 		echo
@@ -147,6 +153,30 @@ reliability_page() {
 			echo "Not measured yet: run \`make check\` before \`make docs\`."
 		fi
 	} >"$SRC/reliability.md"
+}
+
+# docs/mainline.md, then every case whose answer differs between step 13
+# and mainline, as measured: the differences the page must explain.
+mainline_page() {
+	{
+		with_title_block "$TOP/docs/mainline.md"
+		echo
+		echo "## As measured: every case step 13 and mainline answer differently"
+		echo
+		if [ -f "$MATRIX" ] && head -1 "$MATRIX" | grep -q 'mainline'; then
+			echo "From \`make check\`, $(date -u -r "$MATRIX" '+%Y-%m-%d %H:%M UTC'):"
+			echo
+			echo '<table class="matrix"><tr><th>case</th><th>step-13</th><th>mainline</th></tr>'
+			awk -F'\t' '
+				NR == 1 { for (i = 2; i <= NF; i++) { if ($i == "mainline") m = i; if ($i == "step-13") t = i }; next }
+				$1 !~ /^selftest:/ && $t != $m {
+					printf "<tr><td><code>%s</code></td><td>%s</td><td>%s</td></tr>\n", $1, $t, $m
+				}' "$MATRIX"
+			echo '</table>'
+		else
+			echo "Not measured yet: run \`make check\` before \`make docs\`."
+		fi
+	} >"$SRC/mainline.md"
 }
 
 # All step pages in one, for printing.
@@ -187,7 +217,8 @@ index_page() {
 		echo "More: [backport notes of all steps](backports.html) -"
 		echo "[glossary](glossary.html) - [checkpatch over the series](checkpatch.html) -"
 		echo "[everything on one printable page](all.html) -"
-		echo "[what a token does not allow: escapes, bad input, leaks, fuzzing](reliability.html)"
+		echo "[what a token does not allow: escapes, bad input, leaks, fuzzing](reliability.html) -"
+		echo "[v6 -> mainline: what upstream review changed, case by case](mainline.html)"
 		echo
 		echo "## The steps"
 		echo
@@ -217,8 +248,9 @@ index_page
 backports_page
 checkpatch_page
 reliability_page
+mainline_page
 printable_page
-sed '1s/^# \(.*\)/---\ntitle: \1\n---/' "$TOP/docs/glossary.md" >"$SRC/glossary.md"
+with_title_block "$TOP/docs/glossary.md" >"$SRC/glossary.md"
 command -v dot >/dev/null || die "graphviz (dot) not found; run 'make deps'"
 dot -Tsvg -o "$DEST/flow.svg" "$TOP/docs/flow.dot"
 for md in "$SRC"/*.md; do

@@ -3,7 +3,8 @@
 # dzslides format carries its own CSS and script, nothing is fetched).
 # A hand-written opening (docs/slides-opening.md), then one slide per
 # step from its NOTES.md and patch: the summary, its largest hunk, the
-# matrix rows the step flips (as last measured) and the "try it" line.
+# matrix rows the step flips (as last measured) and the "try it" line;
+# then an appendix from docs/mainline.md, one slide per upstream change.
 set -eu
 . "$(dirname "$0")/../kernel/lib.sh"
 
@@ -34,6 +35,30 @@ flips() {
 		head -6
 }
 
+# Appendix: one slide per change that docs/mainline.md describes, with
+# what step 13 and mainline answer for each case the section names.
+mainline_appendix() {
+	local title cases c
+	grep '^## ' "$TOP/docs/mainline.md" | grep -v '^## Not in' | sed 's/^## //' |
+	while IFS= read -r title; do
+		echo
+		echo "# Appendix, v6 -> mainline: $title"
+		echo
+		cases=$(awk -v t="## $title" '$0 == t { on = 1; next } on && /^## / { exit } on' \
+			"$TOP/docs/mainline.md" | grep -o '`[a-z_0-9]*\.[a-z_0-9]*`' | tr -d '`' | sort -u)
+		for c in $cases; do
+			[ -f "$MATRIX" ] && awk -F'\t' -v c="$c" '
+				NR == 1 { for (i = 2; i <= NF; i++) { if ($i == "mainline") m = i; if ($i == "step-13") t = i }; next }
+				m && sub(/^[^:]*:/, "", $1) && $1 == c {
+					if ($t == $m) printf "- `%s`: %s on both\n", c, $t
+					else printf "- `%s`: step 13 %s, mainline **%s**\n", c, $t, $m
+				}' "$MATRIX"
+		done
+		echo
+		echo "Details: build/docs/mainline.html; try it: \`make run STEP=mainline\`"
+	done
+}
+
 {
 	cat "$TOP/docs/slides-opening.md"
 	for s in $(series_steps); do
@@ -60,6 +85,7 @@ flips() {
 		echo
 		echo "Try it: \`make run STEP=$id\`"
 	done
+	mainline_appendix
 } >"$md"
 pandoc --standalone --to dzslides --from markdown --metadata title="BPF token, step by step" \
 	-o "$DEST/index.html" "$md"

@@ -20,6 +20,18 @@ for c in $(sed -n 's/^\t{ "\(escape\.[a-z_]*\)".*/\1/p' "$TOP/userspace-demo/sui
 done
 check "the reliability page is built and linked" \
 	grep -q 'href="reliability.html"' "$BUILD/docs/index.html"
+# every case with its own mainline expectation is explained on the
+# v6 -> mainline page, which has a section per kind of change
+for c in $(cat "$TOP"/userspace-demo/*.c "$TOP"/userspace-demo/suites/*.c | awk '
+	match($0, /^\t\{ "[a-z_0-9]+\.[a-z_0-9]+"/) { name = substr($0, RSTART + 4, RLENGTH - 5) }
+	/\{ "mainline",/ { print name }'); do
+	check "docs/mainline.md explains $c" grep -q "\`$c\`" "$TOP/docs/mainline.md"
+done
+for h in "UAPI" "Token creation" "Delegation options" "Token use"; do
+	check "docs/mainline.md has a section on $h" grep -q "^## $h" "$TOP/docs/mainline.md"
+done
+check "the mainline page is built and linked" \
+	grep -q 'href="mainline.html"' "$BUILD/docs/index.html"
 # nothing on a page may reach for the network
 check "no page loads anything from the network" \
 	sh -c "! grep -l -E '(src|href)=\"(https?:)?//' '$BUILD'/docs/*.html"
