@@ -44,4 +44,47 @@ kill -INT "$runner" 2>/dev/null || true
 wait "$runner" 2>/dev/null || true
 sleep 0.5
 check "no QEMU left after SIGINT to the runner" [ "$(qemus)" = 0 ]
+
+# wait_for_qemu: until this step's QEMU runs (at most 10 s); prints its pid
+wait_for_qemu() {
+	for _ in $(seq 100); do
+		pid=$(pgrep -f "qemu-system-x86_64.*$OUT/step-$id/bzImage" | head -1)
+		[ -n "$pid" ] && { echo "$pid"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+# SIGKILL cannot be trapped: QEMU runs with a parent-death signal.
+sh "$TOP/vm/run" "$id" >/dev/null 2>&1 &
+runner=$!
+wait_for_qemu >/dev/null || true
+kill -KILL "$runner" 2>/dev/null || true
+wait "$runner" 2>/dev/null || true
+sleep 0.5
+check "no QEMU left after SIGKILL to the runner" [ "$(qemus)" = 0 ]
+check "no result file after SIGKILL to the runner" [ ! -f "$results" ]
+
+# QEMU itself killed half-way: a failure that says so, and no result.
+(qemu=$(wait_for_qemu) && kill -KILL "$qemu") &
+expect_fail "a killed QEMU is reported" "QEMU exited with status 137" sh "$TOP/vm/run" "$id"
+wait
+check "no result file after QEMU was killed" [ ! -f "$results" ]
+
+# A full disk.  First the check before the run, then a real one: an 8 KiB
+# tmpfs as build/ (kernel and initramfs linked in), too small for the
+# console log, with the check switched off.
+expect_fail "too little free space stops a run before it starts" "MB free on the filesystem" \
+	env BPFTOK_MIN_FREE_MB=999999999 sh "$TOP/vm/run" "$id"
+tiny=$scratch/tiny
+mkdir -p "$tiny"
+mount -t tmpfs -o size=8k tmpfs "$tiny"
+ln -s "$OUT" "$tiny/out"
+ln -s "$BUILD/initramfs.cpio.gz" "$tiny/initramfs.cpio.gz"
+cp "$BUILD/accel" "$tiny/accel" 2>/dev/null || true
+expect_fail "a disk that fills up during the run is named as the cause" "disk holding .* is full" \
+	env BUILD="$tiny" BPFTOK_MIN_FREE_MB=0 VM_TIMEOUT=30 sh "$TOP/vm/run" "$id"
+check "no result file on the full disk" [ ! -f "$tiny/results/step-$id.tsv" ]
+check "no QEMU left after the full disk" [ "$(qemus)" = 0 ]
+umount "$tiny"
 done_testing
