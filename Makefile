@@ -9,6 +9,8 @@ DEMOS  := $(foreach s,$(STEPS),$(if $(wildcard userspace-demo/$(s).c),$(s)))
 # The suites (bad input, escapes, lifetime, fuzzer) test the finished
 # series: they are built against the last step's headers.
 SUITES := $(basename $(notdir $(wildcard userspace-demo/suites/*.c)))
+# Tools for the VM shell (bpffs-mount), built like the suites
+TOOLS  := $(basename $(notdir $(wildcard userspace-demo/tools/*.c)))
 LAST   := $(lastword $(STEPS))
 STEP   ?=
 CASES  ?=
@@ -37,6 +39,8 @@ help:
 	@echo "  make initramfs       busybox + demos -> build/initramfs.cpio.gz"
 	@echo "  make run STEP=NN [CASES='00-baseline:map.*']  boot one step and run demos"
 	@echo "  make vm STEP=NN      interactive shell in that step's VM (STEP=mainline: 6.12's)"
+	@echo "      [DELEGATE='delegate_cmds=map_create:prog_load delegate_maps=array']"
+	@echo "                       ... with a BPF FS delegating that at /mnt/delegated"
 	@echo "  make build-mainline  Debian's 6.12 (upstream's final BPF token) -> build/out/mainline"
 	@echo "  make run STEP=mainline [CASES=...]  every demo and suite on it, through the compat layer"
 	@echo "  make build-debug     the last step with KASAN, kmemleak, lockdep, UBSAN -> build/out/debug"
@@ -82,10 +86,10 @@ demos: build
 	@id=$$(echo $(LAST) | cut -d- -f1); \
 	$(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/step-$$id \
 		OBJDIR=$(TOP)/build/demos/obj/step-$$id BINDIR=$(TOP)/build/demos \
-		DEMOS="$(SUITES)"
+		DEMOS="$(SUITES) $(TOOLS)"
 
 initramfs: demos
-	@sh vm/mkinitramfs.sh $(addprefix build/demos/,$(DEMOS) $(SUITES))
+	@sh vm/mkinitramfs.sh $(addprefix build/demos/,$(DEMOS) $(SUITES) $(TOOLS))
 
 # The mainline column: Debian's 6.12, upstream's merged BPF token.  Every
 # demo and suite is built again against its headers and libbpf, through
@@ -96,10 +100,10 @@ build-mainline:
 demos-mainline: build-mainline
 	@$(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/mainline MAINLINE=1 \
 		OBJDIR=$(TOP)/build/demos-mainline/obj BINDIR=$(TOP)/build/demos-mainline \
-		DEMOS="$(DEMOS) $(SUITES)"
+		DEMOS="$(DEMOS) $(SUITES) $(TOOLS)"
 
 initramfs-mainline: demos-mainline
-	@sh vm/mkinitramfs.sh --mainline $(addprefix build/demos-mainline/,$(DEMOS) $(SUITES))
+	@sh vm/mkinitramfs.sh --mainline $(addprefix build/demos-mainline/,$(DEMOS) $(SUITES) $(TOOLS))
 
 # STEP=mainline boots the mainline kernel with its own initramfs
 VM_IMAGE = $(if $(filter mainline,$(STEP)),initramfs-mainline,initramfs)
@@ -108,7 +112,7 @@ run: $(VM_IMAGE)
 	@sh vm/run "$(STEP)" $(CASES)
 
 vm: $(VM_IMAGE)
-	@sh vm/run --shell "$(STEP)"
+	@DELEGATE="$(DELEGATE)" sh vm/run --shell "$(STEP)"
 
 build-debug: build
 	@sh kernel/build.sh --debug
