@@ -18,7 +18,7 @@ CASES  ?=
 .DELETE_ON_ERROR:
 .PHONY: help deps tree build build-debug build-mainline demos demos-mainline initramfs \
 	initramfs-mainline run run-debug fuzz vm matrix demo check \
-	refresh series branches docs slides checkpatch wide-check test-host clean distclean
+	refresh series branches docs slides checkpatch wide-check test-host bench clean distclean
 
 help:
 	@echo "BPF token and BPF FS-based delegation (v6), step by step on Linux 6.1"
@@ -55,6 +55,7 @@ help:
 	@echo "  make checkpatch      scripts/checkpatch.pl on every step patch"
 	@echo "  make wide-check [STEP=NN]  compile what a step touches under a wide config"
 	@echo "  make test-host       the host-side tests of the tooling only (no VM)"
+	@echo "  make bench           cold build, one-file rebuild, boot-to-result (BENCH_COLD=0: boots only)"
 	@echo "  make clean           remove build outputs but keep build/linux and build/obj"
 	@echo "  make distclean       remove build/ entirely (refuses if build/linux has your edits)"
 	@echo
@@ -147,6 +148,9 @@ wide-check:
 
 test-host:
 	@sh tests/run.sh host
+
+bench: build
+	@sh tests/bench.sh
 
 check: deps
 	@sh tests/run.sh all
