@@ -35,7 +35,7 @@ if [ ! -x "$gen" ] || [ "$LINUX/usr/gen_init_cpio.c" -nt "$gen" ]; then
 	gcc -O2 -o "$gen" "$LINUX/usr/gen_init_cpio.c"
 fi
 
-list=$BUILD/initramfs.list
+list=$out.list	# one per flavour: make -j builds both at once
 {
 	for d in /bin /dev /proc /sys /tmp /demos /selftests; do
 		echo "dir $d 0755 0 0"
