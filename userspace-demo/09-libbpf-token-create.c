@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Step 09: libbpf's demo_libbpf_token_create().  Read it next to
+ * Step 09: libbpf's bpf_token_create().  Read it next to
  * steps/09-libbpf-token-create/NOTES.md.
  *
  * From this step on the demos call libbpf, built from the step's own
@@ -20,7 +20,11 @@ static const struct demo_fsopt delegate_all_cmds[] = {
 	{ NULL, NULL },
 };
 
-/* The series' selftest creates its tokens exactly like this. */
+/*
+ * The series' selftest creates its tokens exactly like this, with libbpf's
+ * bpf_token_create(mnt_fd, "", NULL); demo_libbpf_token_create() is that
+ * call on v6 and its mainline equivalent on 6.12 (lib/demo.h).
+ */
 static int create_token(int mnt_fd, void *arg)
 {
 	int token_fd;

@@ -9,6 +9,8 @@
 set -eu
 table() {	# table MACRO ENUM PREFIX
 	printf '#define %s \\\n' "$1"
+	# a header this does not understand must fail the build, not leave a
+	# table empty and every name unknown
 	awk -v e="enum $2 {" -v p="$3" '
 		$0 == e { on = 1; next }
 		on && /^};/ { exit }
@@ -16,7 +18,9 @@ table() {	# table MACRO ENUM PREFIX
 			name = substr($0, RSTART, RLENGTH); gsub(/[ \t]/, "", name)
 			if (index(name, p) != 1) next
 			printf "\t{ \"%s\", %s }, \\\n", tolower(substr(name, length(p) + 1)), name
-		}' "$4"
+			n++
+		}
+		END { if (!n) { print "bpf-names.sh: no enum " e2 " entries in " FILENAME > "/dev/stderr"; exit 1 } }' e2="$2" "$4"
 	printf '\t{ NULL, 0 }\n\n'
 }
 [ -f "${1:-}" ] || { echo "usage: bpf-names.sh include/linux/bpf.h" >&2; exit 2; }

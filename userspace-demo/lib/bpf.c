@@ -82,8 +82,10 @@ int demo_close_result(int fd)
 /*
  * Mainline's token_create takes an open fd of the BPF FS root, not a path,
  * and refuses O_PATH fds (fdget() skips them) such as fsmount()'s: turn
- * v6's (fd, pathname) into such an fd, the way a mainline caller would,
- * so that each path case reaches the kernel's own check.
+ * v6's (fd, pathname) into such an fd, the way a mainline caller would.
+ * A path that cannot be opened (missing, a closed dir fd, a pinned map
+ * without BTF) then fails here, in open(2), and its errno is what the
+ * case sees: the kernel's token code never runs for it.
  */
 int demo_bpffs_fd_for_token(int dir_fd, const char *pathname)
 {

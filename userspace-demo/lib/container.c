@@ -201,10 +201,12 @@ static int apply_options(int fs_fd, const struct demo_fsopt *opts, const char *w
 	int err;
 
 	for (; opts && opts->key; opts++) {
-		err = demo_fsconfig_string(fs_fd, opts->key, opts->value);
+		/* a NULL value is the flag form, as in demo_bpffs_context() */
+		err = opts->value ? demo_fsconfig_string(fs_fd, opts->key, opts->value)
+				  : demo_fsconfig_flag(fs_fd, opts->key);
 		if (err) {
 			demo_note("%s: fsconfig %s=%s: %s", who, opts->key,
-				  opts->value, demo_result_name(err));
+				  opts->value ? opts->value : "(flag)", demo_result_name(err));
 			demo_print_fs_log(fs_fd, who);
 			return err;
 		}

@@ -41,8 +41,8 @@
  *
  * The build says which (MAINLINE=1 to userspace-demo/Makefile defines
  * DEMO_MAINLINE=1): the UAPI has no macro to test, BPF_F_TOKEN_FD is an
- * enum constant.  Built for mainline against v6 headers, DEMO_SET_TOKEN()
- * would not compile, so the two cannot be mixed up silently.
+ * enum constant.  The Makefile refuses a MAINLINE that does not match
+ * the headers in STEPDIR, so the two cannot be mixed up silently.
  */
 #ifndef DEMO_MAINLINE
 #define DEMO_MAINLINE 0
@@ -57,12 +57,17 @@
 #if DEMO_MAINLINE
 #define DEMO_SET_TOKEN(fd_field, flags_field, fd)			\
 	do {								\
-		(fd_field) = (fd);					\
-		if (fd)							\
+		int demo_token_fd_ = (fd);				\
+									\
+		(fd_field) = demo_token_fd_;				\
+		if (demo_token_fd_)					\
 			(flags_field) |= BPF_F_TOKEN_FD;		\
 	} while (0)
 #else
-#define DEMO_SET_TOKEN(fd_field, flags_field, fd) ((fd_field) = (fd))
+#define DEMO_SET_TOKEN(fd_field, flags_field, fd)			\
+	do {								\
+		(fd_field) = (fd);					\
+	} while (0)
 #endif
 
 /* ---- cases and expectations ---- */
@@ -255,6 +260,7 @@ int demo_bpffs_fd_for_token(int dir_fd, const char *pathname);
  * through this.  Only for demos that include <bpf/bpf.h> first.
  */
 #ifdef __LIBBPF_BPF_H
+#include <unistd.h>
 static inline int demo_libbpf_token_create(int fd, const char *pathname,
 					   struct bpf_token_create_opts *opts)
 {

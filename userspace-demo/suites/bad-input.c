@@ -188,9 +188,11 @@ static int token_at_fd_zero(int mnt_fd, void *arg)
 	token_fd = demo_token_create(mnt_fd, "", 0);
 	if (token_fd < 0)
 		return token_fd;
-	if (dup2(token_fd, 0) < 0)
-		return -DEMO_SETUP_FAILED;
-	close(token_fd);
+	if (token_fd != 0) {	/* else stdin was closed and it is there already */
+		if (dup2(token_fd, 0) < 0)
+			return -DEMO_SETUP_FAILED;
+		close(token_fd);
+	}
 	return stack_map_create_flagged(0, true);
 }
 

@@ -62,13 +62,17 @@ int main(int argc, char **argv)
 	}
 	for (int i = 2; i < argc && !err; i++)
 		err = apply_option(fs_fd, argv[i]);
-	if (!err)
-		err = demo_fs_create(fs_fd);
-	mnt_fd = err ? err : demo_fsmount(fs_fd);
+	if (err)
+		return 1;	/* apply_option() said why */
+	err = demo_fs_create(fs_fd);
+	if (err) {
+		fprintf(stderr, "bpffs-mount: creating the BPF FS: %s\n", demo_result_name(err));
+		demo_print_fs_log(fs_fd, "bpffs-mount");
+		return 1;
+	}
+	mnt_fd = demo_fsmount(fs_fd);
 	if (mnt_fd < 0) {
-		if (!err)
-			fprintf(stderr, "bpffs-mount: creating the BPF FS: %s\n",
-				demo_result_name(mnt_fd));
+		fprintf(stderr, "bpffs-mount: fsmount: %s\n", demo_result_name(mnt_fd));
 		return 1;
 	}
 	mkdir(mountpoint, 0755);
