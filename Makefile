@@ -149,7 +149,7 @@ wide-check:
 test-host:
 	@sh tests/run.sh host
 
-bench: build
+bench: initramfs
 	@sh tests/bench.sh
 
 check: deps
@@ -171,7 +171,7 @@ slides:
 
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
-		build/initramfs.* build/tools build/obj-wide build/series build/docs build/slides build/libbpf-cache
+		build/initramfs.* build/initramfs-mainline.* build/demos-mainline build/obj-bench build/obj-bench.log build/tools build/obj-wide build/series build/docs build/slides build/libbpf-cache
 
 distclean:
 	@if [ -d build/linux/.git ] && [ -n "$$(git -C build/linux status --porcelain)" ]; then \
