@@ -153,6 +153,18 @@ build_warnings() {
 	done
 }
 
+# phase WHAT: start a phase of the run, saying how long the last one took
+# (so a slow make check shows where its time goes)
+phase_name=
+phase_start=$(date +%s)
+phase() {
+	now=$(date +%s)
+	[ -z "$phase_name" ] || info "($phase_name: $((now - phase_start)) s)"
+	phase_name=$1
+	phase_start=$now
+	[ -z "$1" ] || info "$1"
+}
+
 mkdir -p "$BUILD"
 take_lock
 case ${1:-all} in
@@ -160,26 +172,27 @@ host)
 	host_tests
 	;;
 all)
-	info "building every step, its demos and the initramfs"
+	phase "building every step, its demos and the initramfs"
 	if make -s -C "$TOP" initramfs; then
 		pass "build/all-steps"
 		build_warnings
-		info "the mainline column: Debian's 6.12 and every demo against its headers"
+		phase "the mainline column: Debian's 6.12 and every demo against its headers"
 		t "build/mainline" make -s -C "$TOP" initramfs-mainline
-		info "checkpatch on every step patch"
+		phase "checkpatch on every step patch"
 		checkpatch
-		info "compiling each step's callers under a wide config"
+		phase "compiling each step's callers under a wide config"
 		wide_check
-		info "exporting the series and applying it to the pristine tree"
+		phase "exporting the series and applying it to the pristine tree"
 		t "series/applies-on-pristine" sh "$TOP/kernel/series.sh"
-		info "host tests"
+		phase "host tests"
 		host_tests
-		info "the demo matrix in QEMU"
+		phase "the demo matrix in QEMU"
 		vm_matrix
-		info "the debug kernel: KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer"
+		phase "the debug kernel: KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer"
 		vm_debug
-		info "suites run"
+		phase "suites run"
 		suite_counts
+		phase ""
 	else
 		fail "build/all-steps"
 	fi

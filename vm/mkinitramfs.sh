@@ -19,20 +19,22 @@ BUSYBOX=${BUSYBOX:-/bin/busybox}
 [ -x "$BUSYBOX" ] || die "$BUSYBOX not found; run 'make deps' (installs busybox-static)"
 ! readelf -l "$BUSYBOX" | grep -q 'program interpreter' ||
 	die "$BUSYBOX is not static; run 'make deps' (busybox-static, not busybox)"
-[ -d "$LINUX" ] || die "build/linux is missing; run 'make tree'"
-
 out=$BUILD/initramfs.cpio.gz
 selftests_from=$OUT
+tree=$LINUX
 if [ "${1:-}" = --mainline ]; then
 	shift
 	out=$BUILD/initramfs-mainline.cpio.gz
 	selftests_from=
+	tree=$MAINLINE_LINUX
 fi
+[ -d "$tree" ] || die "${tree#"$TOP/"} is missing; run 'make tree' (or 'make build-mainline')"
 
-gen=$BUILD/tools/gen_init_cpio
-if [ ! -x "$gen" ] || [ "$LINUX/usr/gen_init_cpio.c" -nt "$gen" ]; then
+# gen_init_cpio from the kernel tree this initramfs is for
+gen=$BUILD/tools/gen_init_cpio-$(basename "$tree")
+if [ ! -x "$gen" ] || [ "$tree/usr/gen_init_cpio.c" -nt "$gen" ]; then
 	mkdir -p "$BUILD/tools"
-	gcc -O2 -o "$gen" "$LINUX/usr/gen_init_cpio.c"
+	gcc -O2 -o "$gen" "$tree/usr/gen_init_cpio.c"
 fi
 
 list=$out.list	# one per flavour: make -j builds both at once

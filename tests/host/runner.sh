@@ -27,7 +27,7 @@ check "no result file after the timeout" [ ! -f "$results" ]
 
 # An initramfs without /init: the kernel panics, the runner must say so.
 echo "dir /dev 0755 0 0" >"$scratch/list"
-"$BUILD/tools/gen_init_cpio" "$scratch/list" | gzip >"$scratch/empty.cpio.gz"
+"$BUILD/tools/gen_init_cpio-linux" "$scratch/list" | gzip >"$scratch/empty.cpio.gz"
 expect_fail "a kernel panic is reported" "kernel report 'Kernel panic'" \
 	env INITRAMFS="$scratch/empty.cpio.gz" sh "$TOP/vm/run" "$id"
 check "no QEMU left after the panic" [ "$(qemus)" = 0 ]
