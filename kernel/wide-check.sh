@@ -9,7 +9,8 @@
 # build/obj-wide, (a) every .c file its patch touches and (b) every .c
 # file that mentions a function whose declaration the patch changes in a
 # header.  Compiler errors fail the check; objects the wide config does
-# not build are listed.
+# not build are listed.  A step whose commit and wide.config are those of
+# its last passing check is not compiled again (build/obj-wide/stamp-NN).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -27,6 +28,14 @@ WMAKE="make -s -C $LINUX O=$WIDE -j$JOBS CC=ccache\ gcc"
 sh "$TOP/kernel/tree.sh" checkout "$id"
 mkdir -p "$WIDE"
 frag=$TOP/kernel/config/wide.config
+stamp=$WIDE/stamp-$id
+want="$(git -C "$LINUX" rev-parse HEAD) $(file_hash "$frag")"
+if [ -f "$stamp" ] && [ "$(head -1 "$stamp")" = "$want" ]; then
+	info "step-$id: unchanged since its last wide compile, which passed:"
+	tail -n +2 "$stamp"
+	exit 0
+fi
+rm -f "$stamp"
 sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=[^[:space:]#]*\).*/\1/p' "$frag" >"$WIDE/fragment.config"
 if [ "$(cat "$WIDE/fragment.hash" 2>/dev/null)" != "$(file_hash "$WIDE/fragment.config")" ]; then
 	info "wide config: x86_64_defconfig + kernel/config/wide.config"
@@ -52,7 +61,11 @@ for sym in $symbols; do
 	users="$users $(git -C "$LINUX" grep -lw "$sym" -- '*.c' ':!tools' || true)"
 done
 files=$(printf '%s\n' $touched $users | sort -u)
-[ -n "$files" ] || { echo "step-$id: no C files to check"; exit 0; }
+if [ -z "$files" ]; then
+	echo "step-$id: no C files to check" | tee "$WIDE/summary"
+	{ echo "$want"; cat "$WIDE/summary"; } >"$stamp"
+	exit 0
+fi
 
 built=0 skipped=
 for f in $files; do
@@ -70,5 +83,10 @@ for f in $files; do
 		die "step-$id: $obj does not compile under the wide config"
 	fi
 done
-info "step-$id: $built object(s) compiled under the wide config${symbols:+ (changed: $(echo $symbols))}"
-[ -z "$skipped" ] || echo "    not built by the wide config:$skipped"
+{
+	info "step-$id: $built object(s) compiled under the wide config${symbols:+ (changed: $(echo $symbols))}"
+	[ -z "$skipped" ] || echo "    not built by the wide config:$skipped"
+} >"$WIDE/summary"
+cat "$WIDE/summary"
+{ echo "$want"; cat "$WIDE/summary"; } >"$stamp.new"
+mv "$stamp.new" "$stamp"
