@@ -19,11 +19,6 @@
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 
-static const struct bpf_insn return_one[] = {
-	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
-	{ .code = BPF_JMP | BPF_EXIT },
-};
-
 static int drop_net_admin(void)
 {
 	return demo_caps_drop(DEMO_CAPS(CAP_NET_ADMIN));
@@ -61,8 +56,8 @@ static int prog_xdp_load_sys_admin(void)
 
 	if (err)
 		return err;
-	return demo_close_result(demo_prog_load_simple(BPF_PROG_TYPE_XDP, 0, return_one,
-						       DEMO_ARRAY_SIZE(return_one)));
+	return demo_close_result(demo_prog_load_simple(BPF_PROG_TYPE_XDP, 0, demo_return_one,
+						       DEMO_RETURN_ONE_LEN));
 }
 
 static int prog_query_sys_admin(void)
@@ -97,7 +92,7 @@ static int prog_cgroup_skb_attach_sys_admin(void)
 	int cg_fd, prog_fd, err;
 
 	prog_fd = demo_prog_load_simple(BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_INGRESS,
-					return_one, DEMO_ARRAY_SIZE(return_one));
+					demo_return_one, DEMO_RETURN_ONE_LEN);
 	if (prog_fd < 0)
 		return -DEMO_SETUP_FAILED;
 	cg_fd = open(CGROUP_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

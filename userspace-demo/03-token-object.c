@@ -21,24 +21,6 @@
 
 #define BPFFS "/tmp/bpffs"
 
-/* fdinfo of a token lists what it allows. */
-static int fdinfo_has(int fd, const char *want)
-{
-	char path[64], line[256];
-	FILE *f;
-	int err = -ENOENT;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, want, strlen(want)) == 0)
-			err = 0;
-	fclose(f);
-	return err;
-}
-
 /* ---- the container flow ---- */
 
 static const struct demo_fsopt container_opts[] = {
@@ -54,7 +36,7 @@ static int container_token(int mnt_fd, void *arg)
 	token_fd = demo_token_create(mnt_fd, "", 0);
 	if (token_fd < 0)
 		return token_fd;
-	err = fdinfo_has(token_fd, "allowed_cmds:\tany");
+	err = demo_fdinfo_has_line(token_fd, "allowed_cmds:\tany");
 	close(token_fd);
 	return err;
 }
@@ -189,7 +171,7 @@ static int token_fd_properties(void)
 	token_fd = demo_token_create(root_fd, "", 0);
 	if (token_fd < 0)
 		return token_fd;
-	err = fdinfo_has(token_fd, "allowed_cmds:\t0x5");
+	err = demo_fdinfo_has_line(token_fd, "allowed_cmds:\t0x5");
 	if (!err && !(fcntl(token_fd, F_GETFD) & FD_CLOEXEC))
 		err = -ENOTSUP;
 	close(token_fd);

@@ -17,11 +17,6 @@
 
 #include "demo.h"
 
-static const struct bpf_insn return_one[] = {
-	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
-	{ .code = BPF_JMP | BPF_EXIT },
-};
-
 enum token_use { WITH_TOKEN, NO_TOKEN, NOT_A_TOKEN, CLOSED_FD };
 
 struct prog_case {
@@ -43,8 +38,8 @@ static int prog_load(const struct prog_case *c, int token_fd)
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = c->type;
 	attr.expected_attach_type = c->attach;
-	attr.insns = (uintptr_t)return_one;
-	attr.insn_cnt = DEMO_ARRAY_SIZE(return_one);
+	attr.insns = (uintptr_t)demo_return_one;
+	attr.insn_cnt = DEMO_RETURN_ONE_LEN;
 	attr.license = (uintptr_t)"GPL";
 	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
 	return demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));

@@ -36,6 +36,30 @@ int demo_map_create_simple(enum bpf_map_type type, uint32_t key_size,
 	return demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 }
 
+const struct bpf_insn demo_return_one[DEMO_RETURN_ONE_LEN] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+/* a token's fdinfo says what it allows, one "allowed_...:\t..." line each */
+int demo_fdinfo_has_line(int fd, const char *line)
+{
+	char path[64], got[256];
+	size_t len = strlen(line);
+	int err = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (err && fgets(got, sizeof(got), f))
+		if (strncmp(got, line, len) == 0 && (got[len] == '\n' || !got[len]))
+			err = 0;
+	fclose(f);
+	return err;
+}
+
 int demo_prog_load_simple(enum bpf_prog_type type, enum bpf_attach_type expected,
 			  const struct bpf_insn *insns, uint32_t insn_cnt)
 {

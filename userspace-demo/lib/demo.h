@@ -233,6 +233,13 @@ int demo_map_create_simple(enum bpf_map_type type, uint32_t key_size,
 int demo_prog_load_simple(enum bpf_prog_type type, enum bpf_attach_type expected,
 			  const struct bpf_insn *insns, uint32_t insn_cnt);
 
+/* "r0 = 1; exit": the smallest program every type's verifier accepts */
+#define DEMO_RETURN_ONE_LEN 2
+extern const struct bpf_insn demo_return_one[DEMO_RETURN_ONE_LEN];
+
+/* 0 if /proc/self/fdinfo/FD has the line `line` (no newline), else -ENOENT */
+int demo_fdinfo_has_line(int fd, const char *line);
+
 /*
  * BPF_TOKEN_CREATE as the series defines it (command 36, attr
  * token_create = { u32 flags; u32 bpffs_path_fd; u64 bpffs_pathname; }),

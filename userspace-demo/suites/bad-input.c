@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "demo.h"
+#include "suite.h"
 
 #define BPFFS "/tmp/bpffs"
 
@@ -124,11 +125,6 @@ static int token_attr_garbage(void)
 #define MAP_CREATE_CMD (1ULL << BPF_MAP_CREATE)
 #define PROG_LOAD_CMD (1ULL << BPF_PROG_LOAD)
 
-static const struct bpf_insn return_one[] = {
-	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
-	{ .code = BPF_JMP | BPF_EXIT },
-};
-
 /*
  * A STACK map with map_token_fd = token_fd.  token_flag says whether
  * mainline's BPF_F_TOKEN_FD goes into map_flags too; v6 has no such flag
@@ -152,24 +148,15 @@ static int stack_map_create_flagged(int token_fd, bool token_flag)
 	return demo_close_result(demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr)));
 }
 
-/* as the demos pass a token: DEMO_SET_TOKEN() */
+/* as the demos pass a token (DEMO_SET_TOKEN), closing what comes back */
 static int stack_map_create(int token_fd)
 {
-	return stack_map_create_flagged(token_fd, token_fd != 0);
+	return demo_close_result(suite_stack_map_create(token_fd));
 }
 
 static int xdp_prog_load(int token_fd)
 {
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_XDP;
-	attr.expected_attach_type = BPF_XDP;
-	attr.insns = (uintptr_t)return_one;
-	attr.insn_cnt = DEMO_ARRAY_SIZE(return_one);
-	attr.license = (uintptr_t)"GPL";
-	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
-	return demo_close_result(demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr)));
+	return demo_close_result(suite_xdp_prog_load(token_fd));
 }
 
 /*
@@ -259,8 +246,8 @@ static int prog_fd_as_token(int mnt_fd, void *arg)
 
 static int use_prog_fd_as_token(void)
 {
-	int prog_fd = demo_prog_load_simple(BPF_PROG_TYPE_SOCKET_FILTER, 0, return_one,
-					    DEMO_ARRAY_SIZE(return_one));
+	int prog_fd = demo_prog_load_simple(BPF_PROG_TYPE_SOCKET_FILTER, 0, demo_return_one,
+					    DEMO_RETURN_ONE_LEN);
 
 	if (prog_fd < 0)
 		return -DEMO_SETUP_FAILED;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "demo.h"
+#include "suite.h"
 
 #define BPFFS "/tmp/bpffs"
 #define UNPRIVILEGED_UID 65534
@@ -33,14 +34,7 @@ static const struct demo_delegation stack_maps = {
 /* a STACK map needs CAP_BPF: the token must stand in for it */
 static int stack_map_create(int token_fd)
 {
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_STACK;
-	attr.value_size = 8;
-	attr.max_entries = 1;
-	DEMO_SET_TOKEN(attr.map_token_fd, attr.map_flags, token_fd);
-	return demo_close_result(demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr)));
+	return demo_close_result(suite_stack_map_create(token_fd));
 }
 
 /* Clear every capability set for good: no effective, permitted or inheritable. */
@@ -215,11 +209,6 @@ struct attach_case {
 	enum bpf_attach_type attach_as;
 };
 
-static const struct bpf_insn return_one[] = {
-	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
-	{ .code = BPF_JMP | BPF_EXIT },
-};
-
 static int load_and_attach(int mnt_fd, void *arg)
 {
 	const struct attach_case *c = arg;
@@ -232,8 +221,8 @@ static int load_and_attach(int mnt_fd, void *arg)
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = c->type;
 	attr.expected_attach_type = c->delegated;
-	attr.insns = (uintptr_t)return_one;
-	attr.insn_cnt = DEMO_ARRAY_SIZE(return_one);
+	attr.insns = (uintptr_t)demo_return_one;
+	attr.insn_cnt = DEMO_RETURN_ONE_LEN;
 	attr.license = (uintptr_t)"GPL";
 	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
 	prog_fd = demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));

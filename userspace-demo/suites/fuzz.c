@@ -163,26 +163,9 @@ static void model_fdinfo(char *buf, size_t len, const char *name,
 	unsigned long long all = (1ULL << max) - 1;
 
 	if ((mask & all) == all)
-		snprintf(buf, len, "%s:\tany\n", name);
+		snprintf(buf, len, "%s:\tany", name);
 	else
-		snprintf(buf, len, "%s:\t0x%llx\n", name, mask);
-}
-
-static int fdinfo_has_line(int fd, const char *want)
-{
-	char path[64], line[256];
-	FILE *f;
-	int err = -ENOENT;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "re");
-	if (!f)
-		return -DEMO_SETUP_FAILED;
-	while (fgets(line, sizeof(line), f))
-		if (strcmp(line, want) == 0)
-			err = 0;
-	fclose(f);
-	return err;
+		snprintf(buf, len, "%s:\t0x%llx", name, mask);
 }
 
 static int check_token(int token_fd, const unsigned long long masks[4])
@@ -197,8 +180,8 @@ static int check_token(int token_fd, const unsigned long long masks[4])
 
 	for (int k = 0; k < 4; k++) {
 		model_fdinfo(want, sizeof(want), names[k], masks[k], max[k]);
-		if (fdinfo_has_line(token_fd, want)) {
-			demo_note("token fdinfo lacks '%.*s'", (int)strlen(want) - 1, want);
+		if (demo_fdinfo_has_line(token_fd, want)) {
+			demo_note("token fdinfo lacks '%s'", want);
 			return -EBADMSG;
 		}
 	}
@@ -284,11 +267,6 @@ static int delegate_options(void)
 
 /* ---- fuzz.token_attrs ---- */
 
-static const struct bpf_insn return_one[] = {
-	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
-	{ .code = BPF_JMP | BPF_EXIT },
-};
-
 /* fds a token field may be given, made once per run */
 struct fd_pool {
 	int token, mount, map, prog, devnull, closed;
@@ -324,8 +302,8 @@ static void template_attr(union bpf_attr *attr, int cmd, int token_fd)
 	case BPF_PROG_LOAD:
 		attr->prog_type = BPF_PROG_TYPE_XDP;
 		attr->expected_attach_type = BPF_XDP;
-		attr->insns = (uintptr_t)return_one;
-		attr->insn_cnt = DEMO_ARRAY_SIZE(return_one);
+		attr->insns = (uintptr_t)demo_return_one;
+		attr->insn_cnt = DEMO_RETURN_ONE_LEN;
 		attr->license = (uintptr_t)"GPL";
 		DEMO_SET_TOKEN(attr->prog_token_fd, attr->prog_flags, token_fd);
 		break;

@@ -20,15 +20,11 @@
 #include <unistd.h>
 
 #include "demo.h"
+#include "suite.h"
 
 #define USERNS_LIMIT_SYSCTL "/proc/sys/user/max_user_namespaces"
 #define USERNS_LIMIT 8
 #define DEFAULT_ROUNDS 50
-
-static const struct bpf_insn return_one[] = {
-	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
-	{ .code = BPF_JMP | BPF_EXIT },
-};
 
 static const struct demo_delegation maps_and_xdp = {
 	.cmds = 1ULL << BPF_MAP_CREATE | 1ULL << BPF_PROG_LOAD,
@@ -36,32 +32,6 @@ static const struct demo_delegation maps_and_xdp = {
 	.progs = 1ULL << BPF_PROG_TYPE_XDP,
 	.attachs = 1ULL << BPF_XDP,
 };
-
-static int xdp_prog_load(int token_fd)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_XDP;
-	attr.expected_attach_type = BPF_XDP;
-	attr.insns = (uintptr_t)return_one;
-	attr.insn_cnt = DEMO_ARRAY_SIZE(return_one);
-	attr.license = (uintptr_t)"GPL";
-	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
-	return demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
-}
-
-static int stack_map_create(int token_fd)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_STACK;
-	attr.value_size = 8;
-	attr.max_entries = 1;
-	DEMO_SET_TOKEN(attr.map_token_fd, attr.map_flags, token_fd);
-	return demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
-}
 
 /* The program outlives the token fd: it holds its own reference. */
 static int close_token_then_unload(int mnt_fd, void *arg)
@@ -74,7 +44,7 @@ static int close_token_then_unload(int mnt_fd, void *arg)
 	token_fd = demo_token_create(mnt_fd, "", 0);
 	if (token_fd < 0)
 		return token_fd;
-	prog_fd = xdp_prog_load(token_fd);
+	prog_fd = suite_xdp_prog_load(token_fd);
 	close(token_fd);
 	if (prog_fd < 0)
 		return prog_fd;
@@ -97,10 +67,10 @@ static int exit_with_everything_open(int mnt_fd, void *arg)
 	token_fd = demo_token_create(mnt_fd, "", 0);
 	if (token_fd < 0)
 		return token_fd;
-	fd = stack_map_create(token_fd);
+	fd = suite_stack_map_create(token_fd);
 	if (fd < 0)
 		return fd;
-	fd = xdp_prog_load(token_fd);
+	fd = suite_xdp_prog_load(token_fd);
 	return fd < 0 ? fd : 0;
 }
 
