@@ -65,29 +65,37 @@ checkpatch() {
 	done
 }
 
+# vm_cases LABEL VM-RUN-ARGS...: one VM run is a test (it fails on any
+# kernel report too), and each case it reported is one more, read from
+# build/results/LABEL.tsv.  vm/run keeps the results of a run the VM got
+# through, wrong answers included, so those are listed case by case.
+vm_cases() {
+	label=$1
+	shift
+	rm -f "$BUILD/results/$label.tsv"	# no stale file if vm/run stops early
+	if sh "$TOP/vm/run" "$@" >"$BUILD/test.out" 2>&1; then
+		pass "vm/$label run"
+	else
+		sed 's/^/    | /' "$BUILD/test.out"
+		fail "vm/$label run"
+	fi
+	[ -f "$BUILD/results/$label.tsv" ] || return 0
+	while IFS="$(printf '\t')" read -r demo case result expected verdict; do
+		if [ "$verdict" = pass ]; then
+			pass "$label $demo:$case = $result"
+		else
+			fail "$label $demo:$case = $result (expected $expected)"
+		fi
+	done <"$BUILD/results/$label.tsv"
+}
+
 # Each case x step is one test: its verdict comes from build/results.
 vm_matrix() {
 	for s in $(series_steps) mainline; do
 		case $s in
-		mainline) label=mainline ;;
-		*) label=step-$(step_id "$s") ;;
+		mainline) vm_cases mainline mainline ;;
+		*) vm_cases "step-$(step_id "$s")" "$s" ;;
 		esac
-		if sh "$TOP/vm/run" "$s" >"$BUILD/test.out" 2>&1; then
-			pass "vm/$label run"
-		else
-			sed 's/^/    | /' "$BUILD/test.out"
-			fail "vm/$label run"
-			# vm/run keeps the results of a run the VM got through,
-			# wrong answers included: list them case by case
-			[ -f "$BUILD/results/$label.tsv" ] || continue
-		fi
-		while IFS="$(printf '\t')" read -r demo case result expected verdict; do
-			if [ "$verdict" = pass ]; then
-				pass "$label $demo:$case = $result"
-			else
-				fail "$label $demo:$case = $result (expected $expected)"
-			fi
-		done <"$BUILD/results/$label.tsv"
 	done
 	t "matrix/complete" sh "$TOP/vm/matrix.sh" report
 	t "matrix/columns" matrix_columns "$BUILD/report/matrix.tsv"
@@ -115,21 +123,8 @@ vm_debug() {
 		return
 	fi
 	pass "build/debug"
-	if sh "$TOP/vm/run" --debug >"$BUILD/test.out" 2>&1; then
-		pass "vm/debug boot, zero kernel reports"
-	else
-		sed 's/^/    | /' "$BUILD/test.out"
-		fail "vm/debug boot, zero kernel reports"
-		return
-	fi
+	vm_cases debug --debug
 	grep '^# fuzz' "$BUILD/test.out" | sed 's/^/    /' || true
-	while IFS="$(printf '\t')" read -r demo case result expected verdict; do
-		if [ "$verdict" = pass ]; then
-			pass "debug $demo:$case = $result"
-		else
-			fail "debug $demo:$case = $result (expected $expected)"
-		fi
-	done <"$BUILD/results/debug.tsv"
 }
 
 # How many cases each suite ran, over how many kernels.

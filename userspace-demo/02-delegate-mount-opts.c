@@ -60,22 +60,27 @@ static int mount_container_options(void)
 	return demo_run_in_container(container_opts, container_sees_options, NULL);
 }
 
+/* A BPF FS context opened by the container alone: fs fd or -errno. */
+static int container_fs_context(void)
+{
+	if (demo_enter_container())
+		return -DEMO_SETUP_FAILED;
+	return demo_fsopen("bpf");
+}
+
 /*
  * Who may set the options.  In v6 whoever holds the fs_context may, so
  * the container sets them itself before handing the context to the
- * parent (before step 02 BPF FS ignores options it does not know).  Upstream's final design lets only CAP_SYS_ADMIN in the init
- * namespace set a non-zero mask (kernel/bpf/inode.c, bpf_parse_param):
- * the container gets EPERM and the parent has to set them, which is
- * what the demo library does when built for mainline.
+ * parent (before step 02 BPF FS ignores options it does not know).
+ * Upstream's final design lets only CAP_SYS_ADMIN in the init namespace
+ * set a non-zero mask (kernel/bpf/inode.c, bpf_parse_param): the
+ * container gets EPERM and the parent has to set them, which is what
+ * the demo library does when built for mainline.
  */
 static int options_set_in_container(void)
 {
-	int fs_fd, err;
+	int fs_fd = container_fs_context(), err;
 
-	err = demo_enter_container();
-	if (err)
-		return -DEMO_SETUP_FAILED;
-	fs_fd = demo_fsopen("bpf");
 	if (fs_fd < 0)
 		return fs_fd;
 	err = demo_fsconfig_string(fs_fd, "delegate_cmds", "any");
@@ -168,12 +173,8 @@ static int value_missing(void)
  */
 static int mount_userns_root_alone(void)
 {
-	int fs_fd, err;
+	int fs_fd = container_fs_context(), err;
 
-	err = demo_enter_container();
-	if (err)
-		return -DEMO_SETUP_FAILED;
-	fs_fd = demo_fsopen("bpf");
 	if (fs_fd < 0)
 		return fs_fd;
 	err = demo_fs_create(fs_fd);
