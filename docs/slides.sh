@@ -38,7 +38,7 @@ flips() {
 # Appendix: one slide per change that docs/mainline.md describes, with
 # what step 13 and mainline answer for each case the section names.
 mainline_appendix() {
-	local title cases c
+	local title cases
 	grep '^## ' "$TOP/docs/mainline.md" | grep -v '^## Not in' | sed 's/^## //' |
 	while IFS= read -r title; do
 		echo
@@ -46,14 +46,14 @@ mainline_appendix() {
 		echo
 		cases=$(awk -v t="## $title" '$0 == t { on = 1; next } on && /^## / { exit } on' \
 			"$TOP/docs/mainline.md" | grep -o '`[a-z_0-9]*\.[a-z_0-9]*`' | tr -d '`' | sort -u)
-		for c in $cases; do
-			[ -f "$MATRIX" ] && awk -F'\t' -v c="$c" '
-				NR == 1 { for (i = 2; i <= NF; i++) { if ($i == "mainline") m = i; if ($i == "step-13") t = i }; next }
-				m && sub(/^[^:]*:/, "", $1) && $1 == c {
-					if ($t == $m) printf "- `%s`: %s on both\n", c, $t
-					else printf "- `%s`: step 13 %s, mainline **%s**\n", c, $t, $m
-				}' "$MATRIX"
-		done
+		[ -f "$BUILD/report/matrix.tsv" ] &&
+		sh "$TOP/vm/matrix.sh" versus 13 mainline | awk -F'\t' -v cases="$cases" '
+			BEGIN { n = split(cases, c, "\n"); for (i = 1; i <= n; i++) want[c[i]] = 1 }
+			{ name = $1; sub(/^[^:]*:/, "", name) }
+			name in want {
+				if ($2 == $3) printf "- `%s`: %s on both\n", name, $2
+				else printf "- `%s`: step 13 %s, mainline **%s**\n", name, $2, $3
+			}' | sort
 		echo
 		echo "Details: build/docs/mainline.html; try it: \`make run STEP=mainline\`"
 	done

@@ -3,6 +3,9 @@
 #
 #   vm/matrix.sh run     boot every step and mainline, run every demo (vm/run), then report
 #   vm/matrix.sh report  build/report/matrix.tsv from build/results/*.tsv
+#   vm/matrix.sh versus A B   from matrix.tsv, every demo:case both columns
+#                        ran, as "demo:case<TAB>result on A<TAB>result on B"
+#                        (A, B: a step id or mainline)
 #
 # Two files, both tab-separated with one header line:
 #   matrix.tsv       one row per case and step: demo case step expected
@@ -78,8 +81,20 @@ run_all() {
 	return $status
 }
 
+versus() {
+	[ -f "$BUILD/report/matrix.tsv" ] || die "no build/report/matrix.tsv; run make matrix first"
+	awk -F'\t' -v a="$1" -v b="$2" '
+		NR == 1 { next }
+		{ row = $1 ":" $2 }
+		$3 == a { ra[row] = $5; if (!(row in seen)) { seen[row] = 1; order[++n] = row } }
+		$3 == b { rb[row] = $5 }
+		END { for (i = 1; i <= n; i++) if (order[i] in rb) print order[i] "\t" ra[order[i]] "\t" rb[order[i]] }' \
+		"$BUILD/report/matrix.tsv"
+}
+
 case ${1:-} in
 run) run_all ;;
 report) report ;;
-*) die "usage: vm/matrix.sh run|report" ;;
+versus) versus "${2:?}" "${3:?}" ;;
+*) die "usage: vm/matrix.sh run | report | versus A B" ;;
 esac
