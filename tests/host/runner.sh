@@ -14,10 +14,14 @@ saved=$scratch/saved.tsv
 [ -f "$results" ] && cp "$results" "$saved"
 trap '[ -f "$saved" ] && cp "$saved" "$results"; rm -rf "$scratch"' EXIT
 
-# QEMU processes of this step's kernel, from any build dir; anchored, so
-# that the setpriv wrapper before its exec does not count
+# QEMU processes of this step's kernel under OUTDIR (default build/out):
+# this checkout's only, so a run in another clone is never counted or
+# killed; anchored, so that the setpriv wrapper before its exec is not
+qemu_pids() {
+	pgrep -f "^qemu-system-x86_64 .* -kernel ${1:-$OUT}/step-$id/bzImage" || true
+}
 qemus() {
-	pgrep -f "^qemu-system-x86_64 .*/step-$id/bzImage" | wc -l
+	qemu_pids "$@" | wc -l
 }
 
 expect_fail "a 1 s timeout is reported as a timeout" "timeout: the VM did not finish" \
@@ -41,7 +45,7 @@ expect_fail "a pattern that matches no case" "no end marker\|for a plan of nothi
 # wait_for_qemu: until this step's QEMU runs (at most 10 s); prints its pid
 wait_for_qemu() {
 	for _ in $(seq 100); do
-		pid=$(pgrep -f "^qemu-system-x86_64 .*/step-$id/bzImage" | head -1)
+		pid=$(qemu_pids | head -1)
 		[ -n "$pid" ] && { echo "$pid"; return 0; }
 		sleep 0.1
 	done
@@ -104,6 +108,6 @@ else
 	expect_fail "a disk that fills up during the run is named as the cause" "disk holding .* is full" \
 		env BUILD="$tiny" BPFTOK_MIN_FREE_MB=0 VM_TIMEOUT=30 sh "$TOP/vm/run" "$id"
 	check "no result file on the full disk" [ ! -f "$tiny/results/step-$id.tsv" ]
-	check "no QEMU left after the full disk" [ "$(qemus)" = 0 ]
+	check "no QEMU left after the full disk" [ "$(qemus "$tiny/out")" = 0 ]
 fi
 done_testing

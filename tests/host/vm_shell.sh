@@ -30,5 +30,6 @@ out=$(shell_vm "$last" "delegate_cmds=map_creat")
 printf '%s\n' "$out" | grep "^shell VM ended" || true
 check "an unknown name reaches the kernel, which refuses it with its log line" \
 	sh -c "printf '%s\n' \"\$1\" | grep -q \"delegate_cmds: 'map_creat' is neither 'any' nor a 64-bit number\"" - "$out"
-check "no QEMU left after the shell VMs" [ "$(pgrep -fc "^qemu-system-x86_64 .*bpftok.mode=shell")" = 0 ]
+check "no QEMU left after the shell VMs" \
+	[ "$(pgrep -fc "^qemu-system-x86_64 .* -kernel $OUT/step-$last/bzImage .*bpftok.mode=shell")" = 0 ]
 done_testing
