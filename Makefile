@@ -167,7 +167,7 @@ docs:
 	@sh docs/gen.sh
 
 slides:
-	@sh docs/slides.sh
+	@sh slides/slides.sh
 
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \

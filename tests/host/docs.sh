@@ -36,9 +36,9 @@ check "the mainline page is built and linked" \
 check "no page loads anything from the network" \
 	sh -c "! grep -l -E '(src|href)=\"(https?:)?//' '$BUILD'/docs/*.html"
 
-check "make slides succeeds" sh "$TOP/docs/slides.sh"
+check "make slides succeeds" sh "$TOP/slides/slides.sh"
 n_steps=$(series_steps | wc -l)
-n_opening=$(grep -c '^# ' "$TOP/docs/slides-opening.md")
+n_opening=$(grep -c '^# ' "$TOP/slides/slides-opening.md")
 check "the deck has the opening plus one slide per step" \
 	[ "$(grep -c '<section' "$BUILD/slides/index.html")" -ge $((n_steps + n_opening)) ]
 check "the deck loads nothing from the network" \

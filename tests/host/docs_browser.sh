@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 [ -f "$BUILD/docs/index.html" ] || sh "$TOP/docs/gen.sh" >/dev/null
-[ -f "$BUILD/slides/index.html" ] || sh "$TOP/docs/slides.sh" >/dev/null
+[ -f "$BUILD/slides/index.html" ] || sh "$TOP/slides/slides.sh" >/dev/null
 
 broken=
 for page in "$BUILD"/docs/*.html "$BUILD/slides/index.html"; do

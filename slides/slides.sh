@@ -1,7 +1,7 @@
 #!/bin/sh
 # make slides: build/slides/index.html, a self-contained deck (pandoc's
 # dzslides format carries its own CSS and script, nothing is fetched).
-# A hand-written opening (docs/slides-opening.md), then one slide per
+# A hand-written opening (slides/slides-opening.md), then one slide per
 # step from its NOTES.md and patch: the summary, its largest hunk, the
 # matrix rows the step flips (as last measured) and the "try it" line;
 # then an appendix from docs/mainline.md, one slide per upstream change.
@@ -60,7 +60,7 @@ mainline_appendix() {
 }
 
 {
-	cat "$TOP/docs/slides-opening.md"
+	cat "$TOP/slides/slides-opening.md"
 	for s in $(series_steps); do
 		id=$(step_id "$s")
 		notes=$TOP/steps/$s/NOTES.md
