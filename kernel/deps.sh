@@ -37,6 +37,8 @@ perl
 util-linux
 bsdextrautils
 binutils
+rsync
+mmdebstrap
 "
 # For the tests of this script: extra names to require.
 PACKAGES="$PACKAGES ${DEPS_EXTRA:-}"
