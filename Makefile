@@ -16,7 +16,7 @@ STEP   ?=
 CASES  ?=
 
 .DELETE_ON_ERROR:
-.PHONY: help deps tree build build-debug build-mainline demos demos-mainline initramfs \
+.PHONY: help deps tree build build-all build-debug build-mainline demos demos-mainline initramfs \
 	initramfs-mainline run run-debug fuzz vm matrix demo check \
 	refresh series branches docs slides checkpatch wide-check test-host bench clean distclean
 
@@ -72,12 +72,16 @@ build:
 	@if [ -n "$(STEP)" ]; then \
 		sh kernel/build.sh "$(STEP)"; \
 	else \
-		for s in $(STEPS); do sh kernel/build.sh $$s || exit 1; done; \
+		$(MAKE) -s build-all; \
 	fi
 
+build-all:
+	@for s in $(STEPS); do sh kernel/build.sh $$s || exit 1; done
+
 # Each demo is compiled against the headers and libbpf of the step it
-# belongs to, so building them needs those steps built first.
-demos: build
+# belongs to, and every demo runs on every step's kernel, so the demos
+# need every step built, whatever STEP names (make run STEP=00 too).
+demos: build-all
 	@for d in $(DEMOS); do \
 		id=$${d%%-*}; \
 		$(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/step-$$id \
@@ -115,7 +119,7 @@ run: $(VM_IMAGE)
 vm: $(VM_IMAGE)
 	@DELEGATE="$(DELEGATE)" sh vm/run --shell "$(STEP)"
 
-build-debug: build
+build-debug: build-all
 	@sh kernel/build.sh --debug
 
 run-debug: build-debug initramfs
