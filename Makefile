@@ -16,7 +16,7 @@ STEP   ?=
 CASES  ?=
 
 .DELETE_ON_ERROR:
-.PHONY: help deps tree build build-all build-debug build-mainline demos demos-mainline initramfs \
+.PHONY: help deps tree check-step build build-all build-debug build-mainline demos demos-mainline initramfs \
 	initramfs-mainline run run-debug fuzz vm matrix demo check \
 	refresh series branches docs slides checkpatch wide-check test-host bench clean distclean
 
@@ -113,10 +113,16 @@ initramfs-mainline: demos-mainline
 # STEP=mainline boots the mainline kernel with its own initramfs
 VM_IMAGE = $(if $(filter mainline,$(STEP)),initramfs-mainline,initramfs)
 
-run: $(VM_IMAGE)
+# A bad STEP stops here, before the minutes of building the image.
+check-step:
+	@[ "$(STEP)" = mainline ] || TOP='$(TOP)' sh -c '. kernel/lib.sh && resolve_step "$(STEP)" >/dev/null'
+
+run: check-step
+	@$(MAKE) -s $(VM_IMAGE)
 	@sh vm/run "$(STEP)" $(CASES)
 
-vm: $(VM_IMAGE)
+vm: check-step
+	@$(MAKE) -s $(VM_IMAGE)
 	@DELEGATE="$(DELEGATE)" sh vm/run --shell "$(STEP)"
 
 build-debug: build-all
