@@ -50,11 +50,24 @@ static int map_unpriv_hash(void)
 	return demo_as_unprivileged(plain_hash);
 }
 
+/*
+ * Init-namespace root, every capability: a ring buffer (no key, no
+ * value, a power-of-two number of pages).  RINGBUF sits in the switch's
+ * unprivileged class, so root gets it on every step - the control for
+ * the exercise in steps/00b-centralize-map-perms/NOTES.md, which takes
+ * the type out of the switch and watches the default arm fire.
+ */
+static int map_root_ringbuf(void)
+{
+	return demo_close_result(demo_map_create_simple(BPF_MAP_TYPE_RINGBUF, 0, 0, 4096));
+}
+
 static const struct demo_case cases[] = {
 	{ "map.unpriv_stack_bad_key", map_unpriv_stack_bad_key,
 	  EXPECT({ "00", -EPERM }, { "00b", -EINVAL }) },
 	{ "map.unpriv_lru_hash", map_unpriv_lru_hash, EXPECT({ "00", -EPERM }) },
 	{ "map.unpriv_hash", map_unpriv_hash, EXPECT({ "00", 0 }) },
+	{ "map.root_ringbuf", map_root_ringbuf, EXPECT({ "00", 0 }) },
 };
 
 int main(int argc, char **argv)

@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/mount.h>
 
 #include "demo.h"
 
@@ -131,6 +133,28 @@ static int mount_symbolic_names(void)
 	return options_shown(want);
 }
 
+/*
+ * The masks are fixed when the superblock is created.  A remount parses
+ * its options into a fresh fs_context, but BPF FS has no ->reconfigure
+ * to apply them to the superblock, so the remount succeeds and the
+ * context, with the "any" it parsed, is freed unused.
+ */
+static int mount_remount_keeps_masks(void)
+{
+	static const struct demo_fsopt opts[] = {
+		{ "delegate_cmds", "0x1" },
+		{ NULL, NULL },
+	};
+	int root_fd = demo_bpffs_mount(MOUNTPOINT, opts);
+
+	if (root_fd < 0)
+		return root_fd;
+	close(root_fd);
+	if (syscall(SYS_mount, NULL, MOUNTPOINT, NULL, MS_REMOUNT, "delegate_cmds=any"))
+		return -errno;
+	return options_shown("delegate_cmds=0x1");
+}
+
 static int option_value(const char *key, const char *value)
 {
 	const struct demo_fsopt opts[] = { { key, value }, { NULL, NULL } };
@@ -191,6 +215,8 @@ static const struct demo_case cases[] = {
 	{ "mount.init_ns_options", mount_init_ns_options,
 	  EXPECT({ "00", -ENOENT }, { "02", 0 }) },
 	{ "mount.symbolic_names", mount_symbolic_names,
+	  EXPECT({ "00", -ENOENT }, { "02", 0 }) },
+	{ "mount.remount_keeps_masks", mount_remount_keeps_masks,
 	  EXPECT({ "00", -ENOENT }, { "02", 0 }) },
 	{ "mount.value_0x", value_0x, EXPECT({ "00", 0 }, { "02", -EINVAL }) },
 	{ "mount.value_anyx", value_anyx, EXPECT({ "00", 0 }, { "02", -EINVAL }) },

@@ -94,14 +94,36 @@ static int private_bpffs(const char *delegate_cmds)
 	return root_fd;
 }
 
+/*
+ * What the token carries, as `cat /proc/self/fdinfo/FD` shows it: the
+ * allowed_* lines, copied from the mount's options at creation.
+ */
+static void show_token_fdinfo(int token_fd)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", token_fd);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "allowed_", strlen("allowed_")) == 0)
+			demo_note("token fdinfo: %.*s", (int)strcspn(line, "\n"), line);
+	fclose(f);
+}
+
 /* Token from <root fd> + pathname on a private BPF FS; fd closed again. */
 static int token_at(const char *delegate_cmds, const char *pathname, uint32_t flags)
 {
-	int root_fd = private_bpffs(delegate_cmds);
+	int root_fd = private_bpffs(delegate_cmds), token_fd;
 
 	if (root_fd < 0)
 		return root_fd;
-	return demo_close_result(demo_token_create(root_fd, pathname, flags));
+	token_fd = demo_token_create(root_fd, pathname, flags);
+	if (token_fd >= 0)
+		show_token_fdinfo(token_fd);
+	return demo_close_result(token_fd);
 }
 
 static int token_init_ns_root(void)

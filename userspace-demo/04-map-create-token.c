@@ -45,7 +45,8 @@ static int map_create(enum bpf_map_type type, int token_fd)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.map_type = type;
-	attr.key_size = 0;	/* queue and stack maps have no key */
+	/* queue and stack maps have no key, hash maps need one */
+	attr.key_size = type == BPF_MAP_TYPE_QUEUE || type == BPF_MAP_TYPE_STACK ? 0 : 4;
 	attr.value_size = 8;
 	attr.max_entries = 1;
 	DEMO_SET_TOKEN(attr.map_token_fd, attr.map_flags, token_fd);
@@ -126,6 +127,38 @@ CASE(not_a_token, MAP_CREATE_CMD, STACK_MAPS, BPF_MAP_TYPE_STACK, NOT_A_TOKEN, t
 CASE(closed_fd, MAP_CREATE_CMD, STACK_MAPS, BPF_MAP_TYPE_STACK, CLOSED_FD, true)
 
 /*
+ * With unprivileged BPF enabled, no token and the namespace's
+ * capabilities: the gate no longer stops anyone, so the map-type switch
+ * decides.  A HASH map is open to everybody; a STACK map still needs
+ * CAP_BPF, and without a token that means the init namespace's.
+ */
+static int run_unpriv_bpf_enabled(const struct map_case *c)
+{
+	/* init-namespace root may lower the sysctl; the harness restores it */
+	if (demo_set_unpriv_bpf_disabled(0) < 0)
+		return -DEMO_SETUP_FAILED;
+	return run(c);
+}
+
+static int hash_no_token_unpriv_bpf(void)
+{
+	static const struct map_case c = {
+		MAP_CREATE_CMD, STACK_MAPS, BPF_MAP_TYPE_HASH, NO_TOKEN, true
+	};
+
+	return run_unpriv_bpf_enabled(&c);
+}
+
+static int stack_no_token_unpriv_bpf(void)
+{
+	static const struct map_case c = {
+		MAP_CREATE_CMD, STACK_MAPS, BPF_MAP_TYPE_STACK, NO_TOKEN, true
+	};
+
+	return run_unpriv_bpf_enabled(&c);
+}
+
+/*
  * The token must not outlive its users.  A token pins the user namespace
  * that owns its BPF FS (get_user_ns() at creation), so a reference that
  * map_create() forgets to put keeps a whole user namespace alive.  With
@@ -174,6 +207,10 @@ static const struct demo_case cases[] = {
 	{ "map.token_no_cap", token_no_cap, EXPECT(TOKEN_BEFORE_04, { "04", -EPERM }) },
 	{ "map.cap_no_token", cap_no_token, EXPECT(NO_TOKEN_BEFORE_04) },
 	{ "map.no_token_no_cap", no_token_no_cap, EXPECT(NO_TOKEN_BEFORE_04) },
+	{ "map.hash_no_token_unpriv_bpf", hash_no_token_unpriv_bpf,
+	  EXPECT({ "00", -EPERM }, { "02", 0 }) },
+	{ "map.stack_no_token_unpriv_bpf", stack_no_token_unpriv_bpf,
+	  EXPECT(NO_TOKEN_BEFORE_04) },
 	{ "map.disallowed_type", disallowed_type, EXPECT(TOKEN_BEFORE_04, { "04", -EPERM }) },
 	{ "map.disallowed_cmd", disallowed_cmd, EXPECT(TOKEN_BEFORE_04, { "04", -EPERM }) },
 	{ "map.not_a_token", not_a_token, EXPECT({ "00", -EPERM }, { "02", -EINVAL }) },

@@ -144,6 +144,44 @@ static int cgroup_skb_attach_after_close(void)
 }
 
 /*
+ * A refused load must put the token too.  bpf_prog_load() takes its
+ * reference before the permission checks, so every refusal after that
+ * (here: a token but no CAP_NET_ADMIN for an XDP program) has to drop
+ * it on the way out.  A reference left behind pins the token and the
+ * user namespace it holds, and the result would not even change: EPERM
+ * either way.  What does change is that namespace's count: with
+ * user.max_user_namespaces lowered to a few, a leak turns a later
+ * round's unshare(CLONE_NEWUSER) into ENOSPC.
+ */
+#define USERNS_LIMIT_SYSCTL "/proc/sys/user/max_user_namespaces"
+#define USERNS_LIMIT 4
+#define ROUNDS 12
+
+static int refused_token_released(void)
+{
+	static const struct prog_case c = { XDP, .token = WITH_TOKEN, DROP(net_caps) };
+	char limit[16];
+	int old, err = 0;
+
+	if (demo_read_int(USERNS_LIMIT_SYSCTL, &old))
+		return -DEMO_SETUP_FAILED;
+	snprintf(limit, sizeof(limit), "%d", USERNS_LIMIT);
+	if (demo_write_file(USERNS_LIMIT_SYSCTL, limit))
+		return -DEMO_SETUP_FAILED;
+	for (int round = 0; round < ROUNDS; round++) {
+		err = run_xdp(&c);
+		usleep(50 * 1000);	/* namespaces are freed from a workqueue */
+		if (err == -ENOSPC) {
+			demo_note("round %d: %s", round, demo_result_name(err));
+			break;
+		}
+	}
+	snprintf(limit, sizeof(limit), "%d", old);
+	demo_write_file(USERNS_LIMIT_SYSCTL, limit);
+	return err;
+}
+
+/*
  * Before 06: 00-01 no BPF FS for the container (EPERM), 02 no
  * BPF_TOKEN_CREATE (EINVAL).  On 03-05 the load reaches the kernel with
  * prog_token_fd set, and that field lies past the end of those kernels'
@@ -169,6 +207,8 @@ static const struct demo_case cases[] = {
 	{ "prog.closed_fd", closed_fd, EXPECT({ "00", -EPERM }, { "02", -E2BIG }, { "06", -EBADF }) },
 	{ "prog.cgroup_skb_attach_after_close", cgroup_skb_attach_after_close,
 	  EXPECT(TOKEN_BEFORE_06, { "06", 0 }) },
+	{ "prog.refused_token_released", refused_token_released,
+	  EXPECT(TOKEN_BEFORE_06, { "06", -EPERM }) },
 };
 
 int main(int argc, char **argv)

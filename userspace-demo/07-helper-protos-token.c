@@ -98,6 +98,79 @@ static int init_ns_root(void)
 }
 
 /*
+ * The same helper without a token, from init-namespace root that lost
+ * CAP_BPF and CAP_SYS_ADMIN but kept CAP_NET_ADMIN, with unprivileged
+ * BPF enabled (demo_as_unprivileged()).  As XDP the load's own check
+ * (no CAP_BPF, not a socket filter) refuses it before the verifier runs;
+ * as a socket filter, a type anybody may load, the load gets as far as
+ * the verifier, whose helper gate finds no bpf_jiffies64() for it.
+ */
+static int socket_filter_load(const struct bpf_insn *insns, unsigned int insn_cnt, int token_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = insn_cnt;
+	attr.license = (uintptr_t)"GPL";
+	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
+	return demo_close_result(demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr)));
+}
+
+static int xdp_jiffies64_no_token(void)
+{
+	static const struct helper_case c = { PROG(calls_jiffies64) };
+
+	return xdp_load(&c, 0);
+}
+
+static int socket_filter_jiffies64_no_token(void)
+{
+	return socket_filter_load(calls_jiffies64, DEMO_ARRAY_SIZE(calls_jiffies64), 0);
+}
+
+static int unpriv_xdp_jiffies64(void)
+{
+	return demo_as_unprivileged(xdp_jiffies64_no_token);
+}
+
+static int unpriv_socket_filter_jiffies64(void)
+{
+	return demo_as_unprivileged(socket_filter_jiffies64_no_token);
+}
+
+/*
+ * What the socket filter needs instead: a token that covers it and
+ * CAP_BPF in the token's namespace.  A zeroed expected_attach_type is
+ * BPF_CGROUP_INET_INGRESS (0), and the token judges that value too, so
+ * the mount must delegate it alongside the program type.
+ */
+static int socket_filter_with_token(int mnt_fd, void *arg)
+{
+	int token_fd, err;
+
+	(void)arg;
+	token_fd = demo_token_create(mnt_fd, "", 0);
+	if (token_fd < 0)
+		return token_fd;
+	err = socket_filter_load(calls_jiffies64, DEMO_ARRAY_SIZE(calls_jiffies64), token_fd);
+	close(token_fd);
+	return err;
+}
+
+static int socket_filter_jiffies64_token(void)
+{
+	static const struct demo_delegation socket_filters = {
+		.cmds = 1ULL << BPF_PROG_LOAD,
+		.progs = 1ULL << BPF_PROG_TYPE_SOCKET_FILTER,
+		.attachs = 1ULL << BPF_CGROUP_INET_INGRESS,
+	};
+
+	return demo_run_delegated(&socket_filters, socket_filter_with_token, NULL);
+}
+
+/*
  * Before 07: 00-01 no BPF FS in the container, 02 no BPF_TOKEN_CREATE,
  * 03-05 prog_token_fd past the end of those kernels' attr (E2BIG), 06
  * loads with the token but the verifier finds no such helper (EINVAL).
@@ -111,6 +184,11 @@ static const struct demo_case cases[] = {
 	{ "helper.current_task_no_perfmon", current_task_no_perfmon,
 	  EXPECT(HELPERS_BEFORE_07, { "07", -EINVAL }) },
 	{ "helper.init_ns_root", init_ns_root, EXPECT({ "00", 0 }) },
+	{ "helper.unpriv_xdp_jiffies64", unpriv_xdp_jiffies64, EXPECT({ "00", -EPERM }) },
+	{ "helper.unpriv_socket_filter_jiffies64", unpriv_socket_filter_jiffies64,
+	  EXPECT({ "00", -EINVAL }) },
+	{ "helper.socket_filter_jiffies64_token", socket_filter_jiffies64_token,
+	  EXPECT(HELPERS_BEFORE_07, { "07", 0 }) },
 };
 
 int main(int argc, char **argv)

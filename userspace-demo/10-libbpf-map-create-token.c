@@ -17,6 +17,7 @@
 struct map_case {
 	bool token;
 	bool caps;
+	bool sz_before_token_fd;	/* opts.sz of a caller built for step 09 */
 };
 
 static int in_container(int mnt_fd, void *arg)
@@ -30,6 +31,14 @@ static int in_container(int mnt_fd, void *arg)
 		return token_fd;
 	if (c->token)
 		DEMO_SET_TOKEN(opts.token_fd, opts.map_flags, token_fd);
+	if (c->sz_before_token_fd) {
+		/* the field is there and set, but sz says the caller's struct
+		 * ends before it; flags untouched, so mainline sees no token
+		 * either
+		 */
+		opts.sz = offsetof(struct bpf_map_create_opts, token_fd);
+		opts.token_fd = token_fd;
+	}
 	if (!c->caps)
 		err = demo_caps_drop(DEMO_CAPS(CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN));
 	if (!err)
@@ -70,6 +79,18 @@ static int cap_no_token(void)
 	return run(&c);
 }
 
+/*
+ * A token_fd past opts.sz: libbpf reads an opts field only if the
+ * caller's sz covers it (OPTS_GET), so the token is never sent and the
+ * map is judged as one without a token.
+ */
+static int token_beyond_sz(void)
+{
+	static const struct map_case c = { .caps = true, .sz_before_token_fd = true };
+
+	return run(&c);
+}
+
 /* 00-01 no BPF FS, 02 no BPF_TOKEN_CREATE, 03 map_token_fd unknown */
 #define TOKEN_BEFORE_04 { "00", -EPERM }, { "02", -EINVAL }
 
@@ -77,6 +98,8 @@ static const struct demo_case cases[] = {
 	{ "libbpf.map_token_and_cap", token_and_cap, EXPECT(TOKEN_BEFORE_04, { "04", 0 }) },
 	{ "libbpf.map_token_no_cap", token_no_cap, EXPECT(TOKEN_BEFORE_04, { "04", -EPERM }) },
 	{ "libbpf.map_cap_no_token", cap_no_token, EXPECT(TOKEN_BEFORE_04, { "03", -EPERM }) },
+	{ "libbpf.map_token_beyond_sz", token_beyond_sz,
+	  EXPECT(TOKEN_BEFORE_04, { "03", -EPERM }) },
 };
 
 int main(int argc, char **argv)
