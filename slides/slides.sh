@@ -1,92 +1,212 @@
 #!/bin/sh
-# make slides: build/slides/index.html, a self-contained deck (pandoc's
-# dzslides format carries its own CSS and script, nothing is fetched).
-# A hand-written opening (slides/slides-opening.md), then one slide per
-# step from its NOTES.md and patch: the summary, its largest hunk, the
-# matrix rows the step flips (as last measured) and the "try it" line;
-# then an appendix from docs/mainline.md, one slide per upstream change.
+# make slides: build/slides/index.html, a reveal.js deck (pandoc -t
+# revealjs) with its own copy of reveal.js beside it, so build/slides/
+# works offline, copied anywhere: nothing is fetched at show time.
+#
+# A hand-written opening (slides/slides-opening.md, the workshop agenda
+# from docs/workshop.md), then per step a vertical stack of three slides
+# built from its NOTES.md, its patch and the last measured matrix:
+#   1. title, the summary's first paragraph, the "Try it" command;
+#   2. the hunk with the most added lines, cut to fit;
+#   3. the cases whose answer changes at this step (the flips).
+# Every step slide carries presenter notes from NOTES.md (press S): the
+# "Why" section, the hunk's annotation, the "Try it" text.  A NOTES.md
+# "## Answer" section never reaches the deck.  Then an appendix, one
+# slide per change docs/mainline.md describes.
+#
+# tests/host/slides_fit.sh opens every slide in headless Chromium and
+# fails on content outside the slide; it also prints the handout PDF.
 set -eu
 . "$(dirname "$0")/../kernel/lib.sh"
 
 command -v pandoc >/dev/null || die "pandoc not found; run 'make deps'"
+REVEAL=${NPM_DIR:-$BUILD/npm}/node_modules/reveal.js
+[ -f "$REVEAL/dist/reveal.js" ] || die "reveal.js is not installed in ${NPM_DIR:-$BUILD/npm}; run 'make deps'"
 DEST=$BUILD/slides
-MATRIX=$BUILD/report/matrix-wide.tsv
+MATRIX=${MATRIX_TSV:-$BUILD/report/matrix.tsv}
 mkdir -p "$DEST"
 md=$DEST/slides.md
 
-# The hunk with the most added lines, cut to 18 lines.
+# The hunk cut to fit a slide: at most HUNK_LINES lines of at most
+# HUNK_COLS columns (tabs as 4 spaces).
+HUNK_LINES=15
+HUNK_COLS=84
+
+# key_hunk PATCH: "N<TAB>FILE" (the Nth hunk of PATCH, counting from 1,
+# is the one with the most added lines), then that hunk, cut to fit.
 key_hunk() {
-	awk '
-		/^diff --git / { file = "" }
+	awk -v lines=$HUNK_LINES -v cols=$HUNK_COLS '
+		function done_hunk() { if (cur != "" && adds > best) { best = adds; keep = cur; kidx = idx; kfile = file; kn = n } }
+		/^diff --git / { done_hunk(); cur = "" }
 		/^\+\+\+ b\// { file = substr($0, 7); next }
-		/^@@ / { if (cur != "" && adds > best) { best = adds; keep = cur }
-			 cur = "// " file "\n" $0 "\n"; adds = 0; n = 0; next }
-		/^-- $/ { if (cur != "" && adds > best) { best = adds; keep = cur }; cur = ""; next }
-		cur != "" { if (/^\+/) adds++; if (++n <= 16) cur = cur $0 "\n" }
-		END { if (cur != "" && adds > best) keep = cur; printf "%s", keep }' "$1"
+		/^@@ / { done_hunk(); idx++; cur = ""; adds = 0; n = 0; sub(/^@@ [^@]* @@ ?/, "@@ ") }
+		/^-- $/ { done_hunk(); cur = ""; next }
+		/^@@ / || cur != "" {
+			if (/^\+/) adds++
+			gsub(/\t/, "    ")
+			if (length($0) > cols) $0 = substr($0, 1, cols - 3) "..."
+			if (++n <= lines) cur = cur $0 "\n"
+		}
+		END { done_hunk(); printf "%d\t%s\t%d\n%s", kidx, kfile, kn, keep }' "$1"
 }
 
-# Matrix rows whose cell on this step differs from the previous step's.
+# section NOTES HEADING: the text under "HEADING" up to the next heading
+# of the same or a higher level.
+section() {
+	awk -v h="$2" '
+		BEGIN { lvl = index(h, " ") - 1 }
+		/^```/ { fence = !fence }
+		!fence && $0 == h { on = 1; next }
+		on && !fence && /^#+ / { l = index($0, " ") - 1; if (l <= lvl) exit }
+		on' "$1"
+}
+
+# notes TEXT...: a presenter-notes block (stdin), unless it is empty
+notes() {
+	text=$(cat)
+	[ -n "$(printf '%s' "$text" | tr -d '[:space:]')" ] || return 0
+	echo
+	echo '::: notes'
+	printf '%s\n' "$text"
+	echo ':::'
+}
+
+# flips ID: "demo:case<TAB>before<TAB>after" for every case whose measured
+# answer on step ID differs from the previous step's.
 flips() {
 	[ -f "$MATRIX" ] || return 0
-	awk -F'\t' -v want="step-$1" '
-		NR == 1 { for (i = 2; i <= NF; i++) if ($i == want) c = i; next }
-		c > 2 && $c != $(c - 1) { printf "- `%s`: %s -> **%s**\n", $1, $(c - 1), $c }' "$MATRIX" |
-		head -6
+	awk -F'\t' -f "$TOP/docs/flips.awk" "$MATRIX" |
+		awk -F'\t' -v OFS='\t' '$3 == want { print $1 ":" $2, $5, $6 }'
+}
+
+MAX_FLIPS=9
+
+step_slides() {
+	s=$1
+	id=$(step_id "$s")
+	notes=$TOP/steps/$s/NOTES.md
+	patch=$TOP/steps/$s/patch
+	title=$(sed -n '1s/^# Step [^:]*: //p' "$notes")
+	try=$(section "$notes" "## Try it" | awk '/^```/ { if (on) exit; on = 1; next } on' | head -1)
+
+	echo
+	echo "# $id · $title {#step-$id}"
+	echo
+	section "$notes" "## Summary" | awk 'NF { p = 1 } p && !NF { exit } p'
+	echo
+	echo "Try it: \`${try:-make run STEP=$id}\`"
+	section "$notes" "## Why" | notes
+
+	if [ -f "$patch" ]; then
+		key=$(key_hunk "$patch")
+		n=$(printf '%s\n' "$key" | head -1 | cut -f1)
+		file=$(printf '%s\n' "$key" | head -1 | cut -f2)
+		shown=$(printf '%s\n' "$key" | head -1 | cut -f3)
+		name=$(awk -f "$TOP/kernel/hunks.awk" "$patch" | sed -n "${n}p")
+		echo
+		echo "## $id · the key hunk: \`${name#*: }\`"
+		echo
+		echo "\`$file\`, hunk $n of $(grep -c '^@@ ' "$patch")"
+		echo
+		echo '```diff'
+		printf '%s\n' "$key" | sed 1d
+		echo '```'
+		if [ "$shown" -gt $HUNK_LINES ]; then
+			echo
+			echo "First $HUNK_LINES of $shown lines; every hunk with its annotation: the step's page."
+		fi
+		{
+			echo "**$name**"
+			echo
+			section "$notes" "### $name"
+		} | notes
+
+		echo
+		echo "## $id · what it changes, as measured"
+		echo
+		if [ ! -f "$MATRIX" ]; then
+			echo "Not measured yet: \`make matrix\`, then \`make slides\`."
+		else
+			f=$(flips "$id")
+			if [ -z "$f" ]; then
+				echo "No demo case answers differently from the step before."
+			else
+				total=$(printf '%s\n' "$f" | wc -l)
+				echo "| case | before | step $id |"
+				echo "|:--|:--|:--|"
+				printf '%s\n' "$f" | head -$MAX_FLIPS |
+					awk -F'\t' '{ printf "| `%s` | %s | **%s** |\n", $1, $2, $3 }'
+				echo
+				if [ "$total" -gt $MAX_FLIPS ]; then
+					echo "$MAX_FLIPS of $total cases that flip; all of them: the step's page."
+				else
+					echo "Every case whose answer changes here ($total)."
+				fi
+			fi
+		fi
+		section "$notes" "## Try it" | notes
+	fi
 }
 
 # Appendix: one slide per change that docs/mainline.md describes, with
 # what step 13 and mainline answer for each case the section names.
 mainline_appendix() {
-	local title cases
 	grep '^## ' "$TOP/docs/mainline.md" | grep -v '^## Not in' | sed 's/^## //' |
 	while IFS= read -r title; do
 		echo
 		echo "# Appendix, v6 -> mainline: $title"
 		echo
-		cases=$(awk -v t="## $title" '$0 == t { on = 1; next } on && /^## / { exit } on' \
-			"$TOP/docs/mainline.md" | grep -o '`[a-z_0-9]*\.[a-z_0-9]*`' | tr -d '`' | sort -u)
-		[ -f "$BUILD/report/matrix.tsv" ] &&
-		sh "$TOP/vm/matrix.sh" versus 13 mainline | awk -F'\t' -v cases="$cases" '
+		cases=$(section "$TOP/docs/mainline.md" "## $title" |
+			grep -o '`[a-z_0-9]*\.[a-z_0-9]*`' | tr -d '`' | sort -u)
+		rows=
+		[ -f "$MATRIX" ] &&
+		rows=$(sh "$TOP/vm/matrix.sh" versus 13 mainline | awk -F'\t' -v cases="$cases" '
 			BEGIN { n = split(cases, c, "\n"); for (i = 1; i <= n; i++) want[c[i]] = 1 }
 			{ name = $1; sub(/^[^:]*:/, "", name) }
-			name in want {
-				if ($2 == $3) printf "- `%s`: %s on both\n", name, $2
-				else printf "- `%s`: step 13 %s, mainline **%s**\n", name, $2, $3
-			}' | sort
-		echo
-		echo "Details: build/docs/mainline.html; try it: \`make run STEP=mainline\`"
+			name in want && !(name in seen) { seen[name] = 1
+				printf "| `%s` | %s | %s |\n", name, $2, ($2 == $3 ? $3 : "**" $3 "**") }' | sort)
+		if [ -n "$rows" ]; then
+			echo "| case | step 13 | mainline |"
+			echo "|:--|:--|:--|"
+			printf '%s\n' "$rows" | head -8
+			echo
+		fi
+		echo "Details: the site's v6 -> mainline page; try it: \`make run STEP=mainline\`"
+		section "$TOP/docs/mainline.md" "## $title" | awk 'NF { p = 1 } p && !NF { exit } p' | notes
 	done
 }
 
 {
 	cat "$TOP/slides/slides-opening.md"
+	if [ -f "$TOP/docs/workshop.md" ]; then
+		echo
+		echo "# The 90 minutes"
+		echo
+		# the agenda table of docs/workshop.md, as it is
+		awk '/^## Agenda/ { on = 1; next } on && /^## / { exit } on && /^\|/' "$TOP/docs/workshop.md"
+	fi
 	for s in $(series_steps); do
-		id=$(step_id "$s")
-		notes=$TOP/steps/$s/NOTES.md
-		echo
-		echo "# $(sed -n '1s/^# Step //p' "$notes")"
-		echo
-		awk '/^## Summary/ { on = 1; next } on && /^## / { exit } on' "$notes" |
-			awk 'NF { p = 1 } p && !NF { exit } p'
-		if [ -f "$TOP/steps/$s/patch" ]; then
-			echo
-			echo '```diff'
-			key_hunk "$TOP/steps/$s/patch"
-			echo '```'
-		fi
-		f=$(flips "$id")
-		if [ -n "$f" ]; then
-			echo
-			echo "What it flips:"
-			echo
-			printf '%s\n' "$f"
-		fi
-		echo
-		echo "Try it: \`make run STEP=$id\`"
+		step_slides "$s"
 	done
 	mainline_appendix
 } >"$md"
-pandoc --standalone --to dzslides --from markdown --metadata title="BPF token, step by step" \
-	-o "$DEST/index.html" "$md"
-info "slides: $(grep -c '^# ' "$md") slides in build/slides/index.html"
+
+# reveal.js beside the deck: only what the page loads
+rm -rf "$DEST/reveal.js"
+mkdir -p "$DEST/reveal.js/dist/theme" "$DEST/reveal.js/plugin"
+cp "$REVEAL/LICENSE" "$DEST/reveal.js/"
+cp "$REVEAL/dist/reset.css" "$REVEAL/dist/reveal.css" "$REVEAL/dist/reveal.js" "$DEST/reveal.js/dist/"
+cp "$REVEAL/dist/theme/white.css" "$DEST/reveal.js/dist/theme/"
+cp -r "$REVEAL/dist/theme/fonts" "$DEST/reveal.js/dist/theme/"
+for p in notes search zoom; do
+	cp -r "$REVEAL/plugin/$p" "$DEST/reveal.js/plugin/"
+done
+cp "$TOP/slides/slides.css" "$DEST/"
+
+pandoc --standalone --to revealjs --from markdown --slide-level=2 \
+	--metadata title="BPF token, step by step" \
+	--metadata subtitle="Delegating a slice of bpf() to a container, on Debian 12's Linux 6.1" \
+	-V revealjs-url=reveal.js -V theme=white -V width=1280 -V height=720 -V margin=0.04 \
+	-V slideNumber=true -V hash=true -V transition=none \
+	--css slides.css -o "$DEST/index.html" "$md"
+info "slides: $(grep -c '^#' "$md") slides in build/slides/index.html (S: presenter view, O: overview, ?print-pdf: handout)"
