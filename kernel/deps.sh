@@ -7,6 +7,7 @@
 #
 # Idempotent: with everything present it installs nothing and says so.
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 PACKAGES="
 linux-source-6.1
@@ -43,13 +44,18 @@ mmdebstrap
 # For the tests of this script: extra names to require.
 PACKAGES="$PACKAGES ${DEPS_EXTRA:-}"
 
+# A pinned package (kernel/versions) counts as missing unless exactly
+# that version is installed; it is installed as package=version.
 missing=
 for p in $PACKAGES; do
-	status=$(dpkg-query -W -f '${db:Status-Abbrev}' "$p" 2>/dev/null || true)
-	case $status in
-	ii*) ;;
-	*) missing="$missing $p" ;;
-	esac
+	pin=$(pinned_version "$p")
+	have=$(installed_version "$p")
+	if [ -z "$have" ]; then
+		missing="$missing $p${pin:+=$pin}"
+	elif [ -n "$pin" ] && [ "$have" != "$pin" ]; then
+		echo "deps: $p is $have here; the steps are made on $pin (kernel/versions)"
+		missing="$missing $p=$pin"
+	fi
 done
 missing=${missing# }
 
@@ -58,16 +64,30 @@ if [ -z "$missing" ]; then
 	exit 0
 fi
 echo "deps: missing: $missing"
-[ "${1:-}" = "--check" ] && exit 1
+[ "${1:-}" = --check ] && exit 1
 
 if [ "$(id -u)" != 0 ]; then
 	echo "deps: installing needs root. Run this, then the make command again:" >&2
-	echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends $missing" >&2
+	echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends --allow-downgrades $missing" >&2
 	exit 1
 fi
-echo "deps: installing with apt-get: $missing"
 export DEBIAN_FRONTEND=noninteractive
+echo "deps: apt-get update"
 apt-get update -q >/dev/null
+
+# A pinned version the archive no longer has cannot be installed: name
+# both versions and the way to move the steps onto the archive's.
+for want in $missing; do
+	case $want in *=*) ;; *) continue ;; esac
+	p=${want%%=*} pin=${want#*=}
+	apt-cache madison "$p" | awk -v v="$pin" '$3 == v { found = 1 } END { exit !found }' && continue
+	newest=$(apt-cache madison "$p" | awk 'NR == 1 { print $3 }')
+	die "$p $pin, the version the steps are made on (kernel/versions), is not in this machine's archive, whose newest is ${newest:-none at all}.
+  To port the steps onto it: make port BASE=${newest:-VERSION}   (docs/compat.md walks through a port)
+  To see which versions the steps apply to: make compat"
+done
+
+echo "deps: installing with apt-get: $missing"
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing
+apt-get install -y -q --no-install-recommends --allow-downgrades $missing
 echo "deps: done"

@@ -13,6 +13,8 @@ KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 # the mainline column: upstream's merged BPF token, as Debian ships it
 MAINLINE_LINUX=$BUILD/linux-mainline
 MAINLINE_TARBALL=${MAINLINE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+# the Debian versions the steps are made on (BPFTOK_VERSIONS: the tests')
+VERSIONS=${BPFTOK_VERSIONS:-$TOP/kernel/versions}
 
 die() {
 	printf 'error: %s\n' "$*" >&2
@@ -126,4 +128,17 @@ need_space() {
 	free=$(df -Pm "$BUILD" | awk 'NR == 2 { print $4 }')
 	[ "$free" -ge "$want" ] ||
 		die "only ${free} MB free on the filesystem of $BUILD, $2 needs about $want MB; free some space (make clean removes build outputs) and run again"
+}
+
+# pinned_version PACKAGE: the version kernel/versions pins it to, or
+# nothing for a package that is not pinned.
+pinned_version() {
+	[ -f "$VERSIONS" ] || die "missing $VERSIONS"
+	awk -v p="$1" '$1 == p { print $2 }' "$VERSIONS"
+}
+
+# installed_version PACKAGE: what dpkg has installed, or nothing.
+installed_version() {
+	dpkg-query -W -f '${db:Status-Abbrev} ${Version}\n' "$1" 2>/dev/null |
+		awk '$1 ~ /^ii/ { print $2 }'
 }

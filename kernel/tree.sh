@@ -27,6 +27,7 @@ git_linux() {
 extract_as_git() {
 	local tarball=$1 package=$2 dest=$3 branch=$4 what=$5 tmp version
 	[ -f "$tarball" ] || die "$tarball not found; run 'make deps' (installs $package)"
+	check_tarball "$tarball" "$package"
 	tmp=$dest.tmp
 	rm -rf "$tmp"
 	need_space 3000 "extracting $(basename "$tarball") and its git history"
@@ -48,6 +49,40 @@ extract_as_git() {
 	mv "$tmp" "$dest"
 }
 
+# check_tarball TARBALL PACKAGE: the tarball must be the one dpkg
+# installed with PACKAGE at the version kernel/versions pins, unchanged.
+check_tarball() {
+	local pin have sum want
+	pin=$(pinned_version "$2")
+	have=$(installed_version "$2")
+	[ -n "$pin" ] || die "$2 has no version in kernel/versions"
+	[ "$have" = "$pin" ] ||
+		die "$2 is ${have:-not installed} here, the steps are made on $pin (kernel/versions).
+  To install $pin: make deps
+  To port the steps onto ${have:-another version} instead: make port BASE=${have:-VERSION}"
+	want=$(awk -v f="${1#/}" '$2 == f { print $1 }' "/var/lib/dpkg/info/$2.md5sums" 2>/dev/null)
+	[ -n "$want" ] || die "$1 is not the tarball the package $2 installed; the steps are made on /usr/src/$2.tar.xz (make deps installs it)"
+	sum=$(md5sum <"$1" | cut -d' ' -f1)
+	[ "$sum" = "$want" ] ||
+		die "$1 differs from what $2 $pin installed (md5 $sum, dpkg has $want); reinstall it: apt-get install --reinstall $2=$pin"
+}
+
+# The version build/linux was extracted from, as its pristine commit says.
+extracted_version() {
+	git -C "$1" log -1 --format=%s pristine 2>/dev/null | sed -n 's/^Debian [^ ]* \([^ ]*\) (pristine)$/\1/p'
+}
+
+# build/linux made from another version than kernel/versions pins (the pin
+# moved, or it predates pinning) would give steps that apply nowhere else.
+check_extracted() {
+	local got pin
+	got=$(extracted_version "$1")
+	pin=$(pinned_version "$2")
+	[ "$got" = "$pin" ] && return 0
+	die "${1#"$TOP/"} was extracted from $2 ${got:-of an unknown version}, the steps are made on $pin (kernel/versions).
+  Keep any work in it first (commit + make refresh STEP=NN), then: make distclean && make tree"
+}
+
 extract_pristine() {
 	extract_as_git "$KERNEL_TARBALL" linux-source-6.1 "$LINUX" step-00 \
 		"Step 00: the unmodified base every later step applies to."
@@ -63,6 +98,7 @@ mainline_tree() {
 		extract_as_git "$MAINLINE_TARBALL" linux-source-6.12 "$LINUX" mainline \
 			"The mainline column: upstream's final BPF token, for comparison."
 	fi
+	check_extracted "$LINUX" linux-source-6.12
 	dirty=$(git_linux status --porcelain --untracked-files=normal --ignored)
 	[ -z "$dirty" ] || {
 		printf '%s\n' "$dirty" | sed 's/^/    /' >&2
@@ -145,6 +181,7 @@ apply_all() {
 	check_series
 	mkdir -p "$BUILD"
 	[ -d "$LINUX/.git" ] || extract_pristine
+	check_extracted "$LINUX" linux-source-6.1
 	ensure_clean
 	here=$(git_linux symbolic-ref --short -q HEAD || true)
 	prev=

@@ -1,0 +1,42 @@
+#!/bin/sh
+# The base is pinned (kernel/versions): make deps wants exactly those
+# versions, and make tree extracts nothing else.  A pin this machine does
+# not have is reported with both versions and the command that ports.
+. "$(dirname "$0")/lib.sh"
+need_tree
+
+pin=$(pinned_version linux-source-6.1)
+check "kernel/versions pins linux-source-6.1" [ -n "$pin" ]
+check "kernel/versions pins linux-source-6.12" [ -n "$(pinned_version linux-source-6.12)" ]
+check "the pinned 6.1 is what is installed" [ "$(installed_version linux-source-6.1)" = "$pin" ]
+check "build/linux's pristine commit names the pinned version" \
+	[ "$(git -C "$LINUX" log -1 --format=%s pristine)" = "Debian linux-source-6.1 $pin (pristine)" ]
+
+# A versions file pinning a 6.1.y nobody ships.
+fake=$(mktemp)
+chmod 644 "$fake"	# read by the non-root check too
+trap 'rm -f "$fake"' EXIT
+sed "s/^linux-source-6.1\t.*/linux-source-6.1\t6.1.999-1/" "$TOP/kernel/versions" >"$fake"
+expect_fail "deps --check: the installed version is not the pin" \
+	"is $pin here; the steps are made on 6.1.999-1" env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/deps.sh" --check
+expect_fail "deps --check: the pinned package=version is missing" "missing: linux-source-6.1=6.1.999-1" \
+	env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/deps.sh" --check
+expect_fail "without root: the sudo line installs package=version" \
+	"apt-get install -y --no-install-recommends --allow-downgrades linux-source-6.1=6.1.999-1" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/deps.sh"
+if [ "$(id -u)" = 0 ]; then
+	# apt-get update, then the archive lookup (nothing is installed)
+	expect_fail "deps: a pin the archive lacks names both versions" "6.1.999-1, the version the steps are made on" \
+		env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/deps.sh"
+	expect_fail "... and the command that ports the steps" "make port BASE=6.1." \
+		env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/deps.sh"
+fi
+before=$(git -C "$LINUX" for-each-ref --format='%(refname) %(objectname)' | md5sum)
+expect_fail "tree: build/linux of another version than the pin is refused" \
+	"extracted from linux-source-6.1 $pin, the steps are made on 6.1.999-1" \
+	env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/tree.sh" apply
+expect_fail "build: refused the same way" "the steps are made on 6.1.999-1" \
+	env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/build.sh" 01
+check "... and no branch of build/linux moved" \
+	[ "$before" = "$(git -C "$LINUX" for-each-ref --format='%(refname) %(objectname)' | md5sum)" ]
+done_testing
