@@ -66,6 +66,8 @@ if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] && [ -f "$dest/b
 	info "$label: up to date (${commit%"${commit#????????????}"})"
 	exit 0
 fi
+# shellcheck disable=SC2086
+need_tools "a kernel build" $KERNEL_BUILD_TOOLS
 rm -f "$dest/stamp" "$dest/build-warnings.log"
 mkdir -p "$dest" "$OBJ"
 

@@ -142,3 +142,23 @@ installed_version() {
 	dpkg-query -W -f '${db:Status-Abbrev} ${Version}\n' "$1" 2>/dev/null |
 		awk '$1 ~ /^ii/ { print $2 }'
 }
+
+# need_tools WHAT TOOL:PACKAGE...: stop before WHAT, naming every missing
+# tool's Debian package, rather than let make fail minutes in with
+# "Error 127".  A TOOL with a slash is a header under /usr/include.
+need_tools() {
+	local what=$1 t missing=
+	shift
+	for t in "$@"; do
+		case ${t%%:*} in
+		*/*|*.h) [ -f "/usr/include/${t%%:*}" ] ;;
+		*) command -v "${t%%:*}" >/dev/null 2>&1 ;;
+		esac || missing="$missing ${t#*:}"
+	done
+	[ -z "$missing" ] || die "$what needs these packages, which are missing:$missing; run 'make deps'"
+}
+
+# What a kernel build, its headers_install and libbpf run.
+KERNEL_BUILD_TOOLS="gcc:gcc make:make ccache:ccache bison:bison flex:flex bc:bc perl:perl
+rsync:rsync cpio:cpio xz:xz-utils git:git python3:python3 libelf.h:libelf-dev
+zlib.h:zlib1g-dev zstd.h:libzstd-dev openssl/ssl.h:libssl-dev"
