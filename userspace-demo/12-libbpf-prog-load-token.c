@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 
@@ -75,6 +76,49 @@ static int caps_no_token(void)
 }
 
 /*
+ * bpf_prog_load() sends the program's name only if libbpf's
+ * FEAT_PROG_NAME probe says the kernel takes names.  The probe loads a
+ * tiny socket filter with no token; in the container, with unprivileged
+ * BPF disabled, that load is refused, libbpf records the feature as
+ * missing, and every load of this process goes out nameless - this one
+ * too, although it has a token.  ok: the loaded program has no name.
+ */
+static int name_dropped_in_container(int mnt_fd, void *arg)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_XDP);
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+	int token_fd, prog_fd, err;
+
+	(void)arg;
+	token_fd = demo_libbpf_token_create(mnt_fd, "", NULL);
+	if (token_fd < 0)
+		return token_fd;
+	DEMO_SET_TOKEN(opts.token_fd, opts.prog_flags, token_fd);
+	prog_fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "token_prog", "GPL", selftest_prog,
+				DEMO_ARRAY_SIZE(selftest_prog), &opts);
+	close(token_fd);
+	if (prog_fd < 0)
+		return prog_fd;
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = prog_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uintptr_t)&info;
+	err = demo_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+	close(prog_fd);
+	if (err)
+		return err;
+	demo_note("program name: \"%s\"", info.name);
+	return info.name[0] ? -EEXIST : 0;
+}
+
+static int prog_name_dropped(void)
+{
+	return demo_run_delegated(&DEMO_XDP_DELEGATION, name_dropped_in_container, NULL);
+}
+
+/*
  * 00-01 no BPF FS, 02 no BPF_TOKEN_CREATE, 03-05 prog_token_fd past the
  * end of those kernels' attr, 06 the helpers are refused (step 07).
  */
@@ -86,6 +130,7 @@ static const struct demo_case cases[] = {
 	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", -E2BIG }, { "06", -EPERM }) },
 	{ "libbpf.prog_caps_no_token", caps_no_token,
 	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", -EPERM }) },
+	{ "libbpf.prog_name_dropped", prog_name_dropped, EXPECT(TOKEN_BEFORE_07, { "07", 0 }) },
 };
 
 int main(int argc, char **argv)
