@@ -51,7 +51,8 @@ help:
 	@echo "  make series          the steps as a git format-patch series in build/series/, checked with git am"
 	@echo "  make branches        the same as make tree: branches step-00..step-NN in build/linux"
 	@echo "  make docs            build/docs/: one page per step, hunks beside their notes, the measured matrix"
-	@echo "  make slides          build/slides/index.html: a self-contained deck, one slide per step"
+	@echo "  make slides          build/slides/: the workshop deck (reveal.js, offline; S: presenter notes),"
+	@echo "                       every slide measured in Chromium to fit, the handout slides.pdf"
 	@echo "  make checkpatch      scripts/checkpatch.pl on every step patch"
 	@echo "  make wide-check [STEP=NN]  compile what a step touches under a wide config"
 	@echo "  make test-host       the host-side tests of the tooling only (no VM)"
@@ -178,6 +179,7 @@ docs:
 
 slides:
 	@sh slides/slides.sh
+	@sh slides/fit.sh
 
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \

@@ -6,10 +6,11 @@
 #
 #   slides/fit.sh [DECK.html]   default build/slides/index.html
 #   FIT_SIZES='1280x720 1024x768'  the screen sizes (the default)
+#   FIT_VERBOSE=1                   also list the slides that fit
 #
-# Prints one line per slide and size ("fit 1280x720 3/1 ok" or "... OVER
-# 12px: <p> 'text'"), then a summary; exits 1 if any slide overflows at
-# any size or the PDF's page count is not the slide count.
+# Prints a line per slide and size that does not fit ("fit 1280x720 3/1
+# OVER 12px text <p> 'what' 'slide title'"), then a summary per size; exits 1 if any slide
+# overflows at any size or the PDF's page count is not the slide count.
 #
 # How: a copy of the deck gets a script that walks every slide through
 # reveal.js's API, compares each text node's and element's box with the
@@ -69,7 +70,11 @@ for size in $SIZES; do
 		bad=1
 		continue
 	fi
-	sed "s/^/fit $size /" "$work/verdict"
+	if [ -n "${FIT_VERBOSE:-}" ]; then
+		sed "s/^/fit $size /" "$work/verdict"
+	else
+		grep -v "^[0-9]*/[0-9]* ok " "$work/verdict" | sed "s/^/fit $size /"
+	fi
 	n=$(sed -n 's/^slides \([0-9]*\) .*/\1/p' "$work/verdict")
 	over=$(sed -n 's/^slides [0-9]* overflowing \([0-9]*\).*/\1/p' "$work/verdict")
 	[ "$over" = 0 ] || bad=1
@@ -79,7 +84,11 @@ for size in $SIZES; do
 done
 
 # The handout: reveal's print layout (?print-pdf), one page per slide
-pdf=$DIR/slides.pdf
+# the deck index.html prints to slides.pdf, any other X.html to X.pdf
+case $DECK in
+*/index.html) pdf=$DIR/slides.pdf ;;
+*) pdf=${DECK%.html}.pdf ;;
+esac
 rm -f "$pdf"
 browser --no-pdf-header-footer --print-to-pdf="$pdf.new" "file://$print?print-pdf" >/dev/null || true
 if [ -s "$pdf.new" ]; then

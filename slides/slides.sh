@@ -104,7 +104,7 @@ step_slides() {
 		shown=$(printf '%s\n' "$key" | head -1 | cut -f3)
 		name=$(awk -f "$TOP/kernel/hunks.awk" "$patch" | sed -n "${n}p")
 		echo
-		echo "## $id · the key hunk: \`${name#*: }\`"
+		echo "## $id · the key hunk: \`${name#*: }\` {#step-$id-hunk}"
 		echo
 		echo "\`$file\`, hunk $n of $(grep -c '^@@ ' "$patch")"
 		echo
@@ -122,7 +122,7 @@ step_slides() {
 		} | notes
 
 		echo
-		echo "## $id · what it changes, as measured"
+		echo "## $id · what it changes, as measured {#step-$id-flips}"
 		echo
 		if [ ! -f "$MATRIX" ]; then
 			echo "Not measured yet: \`make matrix\`, then \`make slides\`."
@@ -154,7 +154,7 @@ mainline_appendix() {
 	grep '^## ' "$TOP/docs/mainline.md" | grep -v '^## Not in' | sed 's/^## //' |
 	while IFS= read -r title; do
 		echo
-		echo "# Appendix, v6 -> mainline: $title"
+		echo "# Appendix, v6 -> mainline: $title {.appendix}"
 		echo
 		cases=$(section "$TOP/docs/mainline.md" "## $title" |
 			grep -o '`[a-z_0-9]*\.[a-z_0-9]*`' | tr -d '`' | sort -u)
@@ -209,4 +209,6 @@ pandoc --standalone --to revealjs --from markdown --slide-level=2 \
 	-V revealjs-url=reveal.js -V theme=white -V width=1280 -V height=720 -V margin=0.04 \
 	-V slideNumber=true -V hash=true -V transition=none \
 	--css slides.css -o "$DEST/index.html" "$md"
-info "slides: $(grep -c '^#' "$md") slides in build/slides/index.html (S: presenter view, O: overview, ?print-pdf: handout)"
+# one slide per heading outside code, and the title slide
+n=$(awk '/^```/ { f = !f } !f && /^##? / { n++ } END { print n + 1 }' "$md")
+info "slides: $n slides in build/slides/index.html (S: presenter view, O: overview, ?print-pdf: handout)"
