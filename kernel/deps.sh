@@ -5,6 +5,9 @@
 #                           exact sudo command and stop (not root)
 #   kernel/deps.sh --check  only say what is missing; exit 1 if anything is
 #
+# Then the deck's reveal.js, pinned by slides/package-lock.json, into
+# build/npm (slides/deps.sh).
+#
 # Idempotent: with everything present it installs nothing and says so.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -41,6 +44,12 @@ binutils
 rsync
 mmdebstrap
 "
+# The deck's reveal.js comes from the npm registry (slides/deps.sh, run
+# last), which needs the npm command.  Debian's nodejs and npm give it; a
+# machine that already has the command keeps it (nodesource's nodejs
+# bundles npm and conflicts with Debian's npm package): ask for the
+# command, not the package.
+command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
 # For the tests of this script: extra names to require.
 PACKAGES="$PACKAGES ${DEPS_EXTRA:-}"
 
@@ -61,7 +70,7 @@ missing=${missing# }
 
 if [ -z "$missing" ]; then
 	echo "deps: all $(echo $PACKAGES | wc -w) packages are installed"
-	exit 0
+	exec sh "$TOP/slides/deps.sh" ${1:+"$1"}
 fi
 echo "deps: missing: $missing"
 [ "${1:-}" = --check ] && exit 1
@@ -91,3 +100,4 @@ echo "deps: installing with apt-get: $missing"
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends --allow-downgrades $missing
 echo "deps: done"
+exec sh "$TOP/slides/deps.sh"

@@ -22,4 +22,22 @@ ln -s "$(command -v rsync)" "$bin/rsync"
 check "... and with rsync it is content" \
 	env PATH="$bin" /bin/sh -c ". '$TOP/kernel/lib.sh' && need_tools 'a kernel build' \$KERNEL_BUILD_TOOLS"
 rm -rf "$bin"
+
+# The deck's reveal.js: part of make deps, checked, quick once installed.
+empty=$(mktemp -d)
+expect_fail "reveal.js not installed: --check names it" "missing: reveal.js" \
+	env NPM_DIR="$empty" sh "$TOP/kernel/deps.sh" --check
+rmdir "$empty"
+check "reveal.js installed: a second make deps says so and installs nothing" \
+	sh -c "sh '$TOP/slides/deps.sh' | grep -q '^deps: reveal.js [0-9.]* is installed in'"
+# Without the npm command, Debian's npm is asked for (nodejs too, unless
+# another nodejs package is installed); with it, never.
+bin=$(mktemp -d)
+for f in /usr/local/bin/* /usr/bin/* /bin/*; do
+	n=$(basename "$f")
+	[ "$n" = npm ] || [ -e "$bin/$n" ] || ln -s "$f" "$bin/$n"
+done
+expect_fail "no npm command: Debian's npm is named" "missing: .*npm" \
+	env PATH="$bin" sh "$TOP/kernel/deps.sh" --check
+rm -rf "$bin"
 done_testing
