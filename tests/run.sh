@@ -99,6 +99,8 @@ vm_matrix() {
 	done
 	t "matrix/complete" sh "$TOP/vm/matrix.sh" report
 	t "matrix/columns" matrix_columns "$BUILD/report/matrix.tsv"
+	# the answer key's claims against what was just measured
+	t "matrix/answers" env ANSWERS_NEED_MATRIX=1 sh "$TOP/tests/host/answers.sh"
 }
 
 # matrix.tsv is the long format other tools read: the fixed header, six
