@@ -18,7 +18,7 @@ CASES  ?=
 .DELETE_ON_ERROR:
 .PHONY: help deps tree check-step build build-all build-debug build-mainline demos demos-mainline initramfs \
 	initramfs-mainline run run-debug fuzz vm matrix demo check \
-	refresh series branches docs slides checkpatch wide-check test-host bench clean distclean
+	refresh series branches docs slides checkpatch compat port fresh wide-check test-host bench clean distclean
 
 help:
 	@echo "BPF token and BPF FS-based delegation (v6), step by step on Linux 6.1"
@@ -54,6 +54,11 @@ help:
 	@echo "  make slides          build/slides/: the workshop deck (reveal.js, offline; S: presenter notes),"
 	@echo "                       every slide measured in Chromium to fit, the handout slides.pdf"
 	@echo "  make checkpatch      scripts/checkpatch.pl on every step patch"
+	@echo "  make compat [BASES='6.1.176-1 ...']  the steps on every Debian 6.1.y the archive has:"
+	@echo "                       apply, 3-way, build, boot -> build/report/compat.tsv"
+	@echo "  make port BASE=6.1.176-1  re-make the steps on that 6.1.y like git rebase; stops at a"
+	@echo "                       conflict, run again after resolving; ADOPT=1 makes it the pinned base"
+	@echo "  make fresh           'make demo' in a minimal Debian 12 root (mmdebstrap), nothing preinstalled"
 	@echo "  make wide-check [STEP=NN]  compile what a step touches under a wide config"
 	@echo "  make test-host       the host-side tests of the tooling only (no VM)"
 	@echo "  make bench           cold build, one-file rebuild, boot-to-result (BENCH_COLD=0: boots only)"
@@ -149,6 +154,18 @@ demo: deps
 
 checkpatch:
 	@sh tests/checkpatch.sh
+
+# Another Debian 6.1.y: does the series apply, build and behave there?
+BASES ?=
+compat: initramfs
+	@sh kernel/compat.sh $(BASES)
+
+port:
+	@sh kernel/port.sh "$(BASE)" $(if $(filter 1,$(ADOPT)),--adopt)
+
+# The README's make demo in a minimal Debian 12 root with nothing installed
+fresh:
+	@sh tests/fresh.sh full
 
 wide-check:
 	@if [ -n "$(STEP)" ]; then \
