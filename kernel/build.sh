@@ -74,7 +74,9 @@ mkdir -p "$dest" "$OBJ"
 # ccache keys on paths relative to CCACHE_BASEDIR, so a fresh clone in
 # another folder (as CI makes) reuses the cache.  Fixed build metadata
 # keeps init/version.c and friends identical between runs.
-export CCACHE_BASEDIR="$TOP" CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
+# The folder holding build/ is the base: a compat tree in
+# build/compat/V/build/linux then reads as build/linux too, and hits.
+export CCACHE_BASEDIR="$(dirname "$BUILD")" CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
 export KBUILD_BUILD_TIMESTAMP="1970-01-01" KBUILD_BUILD_USER=bpftok KBUILD_BUILD_HOST=vm
 KMAKE="make -s -C $LINUX O=$OBJ -j$JOBS CC=ccache\ gcc"
 KMAKE_LOUD="make -C $LINUX O=$OBJ -j$JOBS CC=ccache\ gcc"

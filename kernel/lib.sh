@@ -162,3 +162,20 @@ need_tools() {
 KERNEL_BUILD_TOOLS="gcc:gcc make:make ccache:ccache bison:bison flex:flex bc:bc perl:perl
 rsync:rsync cpio:cpio xz:xz-utils git:git python3:python3 libelf.h:libelf-dev
 zlib.h:zlib1g-dev zstd.h:libzstd-dev openssl/ssl.h:libssl-dev"
+
+# source_deb VERSION: linux-source-6.1 at VERSION as a .deb, downloaded
+# once with apt-get download into build/compat/debs (nothing installed).
+source_deb() {
+	local dir=$BUILD/compat/debs deb
+	mkdir -p "$dir"
+	deb=$(ls "$dir/linux-source-6.1_$1_"*.deb 2>/dev/null | head -1)
+	if [ -z "$deb" ]; then
+		need_space 200 "downloading linux-source-6.1 $1"
+		info "apt-get download linux-source-6.1=$1" >&2
+		(cd "$dir" && apt-get download -q "linux-source-6.1=$1" >/dev/null 2>"$dir/download.log") ||
+			die "apt-get download linux-source-6.1=$1 failed ($(tail -1 "$dir/download.log"));
+  'apt-cache madison linux-source-6.1' lists the versions this machine's archive has"
+		deb=$(ls "$dir/linux-source-6.1_$1_"*.deb | head -1)
+	fi
+	printf '%s\n' "$deb"
+}

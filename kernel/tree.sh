@@ -12,6 +12,18 @@
 # re-running only redoes steps whose patch or parent changed.  Nothing the
 # user wrote in build/linux is ever thrown away: uncommitted edits and
 # commits on a step branch stop the script with instructions instead.
+#
+# The same script makes the trees of make compat and make port, which
+# put the steps on another Debian 6.1.y (with BUILD pointing elsewhere):
+#   BPFTOK_BASE=VERSION  the tree's base is that version, not the pin
+#   KERNEL_DEB=FILE      ... extracted from this linux-source-6.1 .deb
+#   BPFTOK_OBJECTS=DIR   borrow git objects from DIR (build/linux's)
+#   BPFTOK_PATCHES=DIR   DIR/STEP.patch replaces steps/STEP/patch (a port)
+#   BPFTOK_3WAY=abort|stop  a patch that does not apply is retried with
+#                        git am -3; a conflict then aborts (compat) or
+#                        stops with the merge left for the user (port)
+# Each step's outcome goes to $BUILD/apply.tsv: step, how it applied
+# (applies, 3-way, conflict), the patch it used, conflicting files.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -26,17 +38,27 @@ git_linux() {
 # BRANCH, so that later edits show up in git status.
 extract_as_git() {
 	local tarball=$1 package=$2 dest=$3 branch=$4 what=$5 tmp version
-	[ -f "$tarball" ] || die "$tarball not found; run 'make deps' (installs $package)"
-	check_tarball "$tarball" "$package"
 	tmp=$dest.tmp
 	rm -rf "$tmp"
 	need_space 3000 "extracting $(basename "$tarball") and its git history"
 	mkdir -p "$tmp"
-	info "extracting $(basename "$tarball") into ${dest#"$TOP/"} (about a minute)"
-	tar -xJf "$tarball" -C "$tmp" --strip-components=1
-	version=$(dpkg-query -W -f '${Version}' "$package" 2>/dev/null || echo unknown)
+	if [ -n "${KERNEL_DEB:-}" ]; then
+		version=$(check_deb "$KERNEL_DEB" "$package")
+		info "extracting $(basename "$tarball") from $(basename "$KERNEL_DEB") into ${dest#"$TOP/"} (about a minute)"
+		dpkg-deb --fsys-tarfile "$KERNEL_DEB" | tar -xOf - ".$tarball" |
+			tar -xJf - -C "$tmp" --strip-components=1
+	else
+		[ -f "$tarball" ] || die "$tarball not found; run 'make deps' (installs $package)"
+		check_tarball "$tarball" "$package"
+		version=$(installed_version "$package")
+		info "extracting $(basename "$tarball") into ${dest#"$TOP/"} (about a minute)"
+		tar -xJf "$tarball" -C "$tmp" --strip-components=1
+	fi
 	info "committing the pristine tree as $branch (Debian $version)"
 	git -C "$tmp" init -q -b "$branch"
+	# a compat or port tree borrows build/linux's objects, where git am -3
+	# finds the blobs the steps' patches were made against
+	[ -z "${BPFTOK_OBJECTS:-}" ] || echo "$BPFTOK_OBJECTS" >"$tmp/.git/objects/info/alternates"
 	git -C "$tmp" config user.name "bpf-token steps"
 	git -C "$tmp" config user.email "bpf-token-steps@localhost"
 	git -C "$tmp" config feature.manyFiles true
@@ -67,6 +89,17 @@ check_tarball() {
 		die "$1 differs from what $2 $pin installed (md5 $sum, dpkg has $want); reinstall it: apt-get install --reinstall $2=$pin"
 }
 
+# check_deb DEB PACKAGE: DEB must be PACKAGE at version $BPFTOK_BASE;
+# prints the version.
+check_deb() {
+	local pkg ver
+	[ -f "$1" ] || die "$1 not found"
+	pkg=$(dpkg-deb -f "$1" Package) ver=$(dpkg-deb -f "$1" Version)
+	[ "$pkg" = "$2" ] && [ "$ver" = "${BPFTOK_BASE:-}" ] ||
+		die "$1 is $pkg $ver, not $2 ${BPFTOK_BASE:-(BPFTOK_BASE unset)}"
+	printf '%s\n' "$ver"
+}
+
 # The version build/linux was extracted from, as its pristine commit says.
 extracted_version() {
 	git -C "$1" log -1 --format=%s pristine 2>/dev/null | sed -n 's/^Debian [^ ]* \([^ ]*\) (pristine)$/\1/p'
@@ -77,7 +110,7 @@ extracted_version() {
 check_extracted() {
 	local got pin
 	got=$(extracted_version "$1")
-	pin=$(pinned_version "$2")
+	pin=${BPFTOK_BASE:-$(pinned_version "$2")}
 	[ "$got" = "$pin" ] && return 0
 	die "${1#"$TOP/"} was extracted from $2 ${got:-of an unknown version}, the steps are made on $pin (kernel/versions).
   Keep any work in it first (commit + make refresh STEP=NN), then: make distclean && make tree"
@@ -150,11 +183,56 @@ guard_user_commits() {
   To drop them:  git -C build/linux branch -f $branch $want"
 }
 
+# The patch a step applies: a port's replacement, or the step's own.
+patch_of() {
+	if [ -n "${BPFTOK_PATCHES:-}" ] && [ -f "$BPFTOK_PATCHES/$1.patch" ]; then
+		printf '%s\n' "$BPFTOK_PATCHES/$1.patch"
+	else
+		printf '%s\n' "$TOP/steps/$1/patch"
+	fi
+}
+
+am() {
+	git_linux am -q --keep-cr --committer-date-is-author-date "$@" >"$BUILD/am.log" 2>&1
+}
+
+# status_line STEP HOW PATCH FILES: one row of $BUILD/apply.tsv
+status_line() {
+	local f=$BUILD/apply.tsv
+	touch "$f"
+	awk -F'\t' -v s="$1" '$1 != s' "$f" >"$f.new"
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "${3#"$TOP/"}" "$4" >>"$f.new"
+	mv "$f.new" "$f"
+}
+
+# A port stopped at a conflict that the user has since resolved: finish
+# that git am, record the step, and let apply_all go on with the next.
+continue_stopped() {
+	local stopped=$LINUX/.git/bpftok-stopped step phash parent files
+	[ -f "$stopped" ] || return 0
+	read -r step phash parent <"$stopped"
+	# the files git am -3 left conflicting, as apply.tsv names them
+	files=$(awk -F'\t' -v s="$step" '$1 == s { print $4 }' "$BUILD/apply.tsv" 2>/dev/null)
+	[ -z "$(git_linux diff --name-only --diff-filter=U)" ] &&
+		! (cd "$LINUX" && grep -l -E '^(<<<<<<<|=======|>>>>>>>)( |$)' $files 2>/dev/null) ||
+		die "${LINUX#"$TOP/"}: $step still has conflicts in $files;
+  resolve them there, git add the files, and run the same make port again"
+	git_linux am --continue >"$BUILD/am.log" 2>&1 || {
+		sed 's/^/    /' "$BUILD/am.log" >&2
+		die "git am --continue failed for $step (output above); git add the resolved files first"
+	}
+	git_linux branch -f "$(branch_of "$step")" HEAD
+	record "$step" "$phash" "$parent" "$(git_linux rev-parse HEAD)"
+	status_line "$step" resolved "$(patch_of "$step")" ""
+	rm -f "$stopped"
+	info "$step: your resolution is committed on $(branch_of "$step")"
+}
+
 apply_step() {
-	local step=$1 prev=$2 branch parent patch phash have result
+	local step=$1 prev=$2 branch parent patch phash have result how files
 	branch=$(branch_of "$step")
 	parent=$(git_linux rev-parse "$(branch_of "$prev")")
-	patch=$TOP/steps/$step/patch
+	patch=$(patch_of "$step")
 	phash=$(file_hash "$patch")
 	have=$(git_linux rev-parse -q --verify "refs/heads/$branch" || true)
 	if [ "$(recorded "$step" 2)" = "$phash" ] &&
@@ -163,14 +241,31 @@ apply_step() {
 		return 0
 	fi
 	guard_user_commits "$step"
-	info "applying steps/$step/patch -> branch $branch"
+	info "applying ${patch#"$TOP/"} -> branch $branch"
 	git_linux checkout -q --detach "$parent"
-	if ! git_linux am -q --keep-cr --committer-date-is-author-date "$patch" >"$BUILD/am.log" 2>&1; then
-		sed 's/^/    /' "$BUILD/am.log" >&2
-		git_linux am --abort >/dev/null 2>&1 || true
-		die "steps/$step/patch does not apply on $(branch_of "$prev") (git am output above).
+	how=applies
+	if ! am "$patch"; then
+		[ -n "${BPFTOK_3WAY:-}" ] || {
+			sed 's/^/    /' "$BUILD/am.log" >&2
+			git_linux am --abort >/dev/null 2>&1 || true
+			die "${patch#"$TOP/"} does not apply on $(branch_of "$prev") (git am output above).
   Fix the patch, or rebuild it: check out $(branch_of "$prev"), apply by hand, commit, make refresh STEP=$(step_id "$step")"
+		}
+		git_linux am --abort >/dev/null 2>&1 || true
+		info "$step: does not apply as it is; trying a 3-way merge"
+		how=3-way
+		if ! am -3 "$patch"; then
+			files=$(git_linux diff --name-only --diff-filter=U | paste -sd' ' -)
+			status_line "$step" conflict "$patch" "${files:-?}"
+			if [ "$BPFTOK_3WAY" = stop ]; then
+				printf '%s %s %s\n' "$step" "$phash" "$parent" >"$LINUX/.git/bpftok-stopped"
+				return 3
+			fi
+			git_linux am --abort >/dev/null 2>&1 || true
+			return 3
+		fi
 	fi
+	status_line "$step" "$how" "$patch" ""
 	result=$(git_linux rev-parse HEAD)
 	git_linux branch -f "$branch" "$result"
 	record "$step" "$phash" "$parent" "$result"
@@ -182,6 +277,7 @@ apply_all() {
 	mkdir -p "$BUILD"
 	[ -d "$LINUX/.git" ] || extract_pristine
 	check_extracted "$LINUX" linux-source-6.1
+	continue_stopped
 	ensure_clean
 	here=$(git_linux symbolic-ref --short -q HEAD || true)
 	prev=
@@ -190,7 +286,7 @@ apply_all() {
 			git_linux rev-parse -q --verify "refs/heads/$(branch_of "$s")" >/dev/null ||
 				git_linux branch "$(branch_of "$s")" pristine
 		else
-			apply_step "$s" "$prev"
+			apply_step "$s" "$prev" || return 3
 		fi
 		prev=$s
 	done
