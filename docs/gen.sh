@@ -15,11 +15,41 @@ SRC=$BUILD/docs/src
 DEST=$BUILD/docs
 rm -rf "$DEST"
 mkdir -p "$SRC"
-MATRIX=$BUILD/report/matrix-wide.tsv
+# the measured matrix, one row per case and step (vm/matrix.sh)
+TSV=$BUILD/report/matrix.tsv
 
 # hunks_named PATCH NAME: the hunks of PATCH whose name is NAME, as diff.
 hunks_named() {
 	awk -v want="$2" -f "$TOP/kernel/hunks.awk" "$1"
+}
+
+# The cases whose answer changes at step folder $1, as measured: the
+# first section of the step's page, so "what did this step change" is
+# the first thing it shows.
+flips_section() {
+	local id prev f
+	id=$(step_id "$1")
+	prev=$(prev_step "$1")
+	echo "## What this step changes, as measured"
+	echo
+	if [ ! -f "$TSV" ] || ! awk -F'\t' -v id="$id" '$3 == id { f = 1; exit } END { exit !f }' "$TSV"; then
+		echo "Not measured yet: run \`make matrix\` (or \`make check\`) before \`make docs\`."
+	elif [ -z "$prev" ]; then
+		echo "The first column of the matrix: every later step is compared with this one."
+	else
+		prev=$(step_id "$prev")
+		f=$(awk -F'\t' -f "$TOP/docs/flips.awk" "$TSV" | awk -F'\t' -v id="$id" '$3 == id')
+		if [ -z "$f" ]; then
+			echo "No demo case answers differently on this step's kernel than on step $prev's."
+		else
+			echo "Every demo case whose answer on this step's kernel differs from step $prev's ($(printf '%s\n' "$f" | wc -l)):"
+			echo
+			echo "| case | step $prev | step $id |"
+			echo "|---|---|---|"
+			printf '%s\n' "$f" | awk -F'\t' '{ printf "| `%s:%s` | %s | **%s** |\n", $1, $2, $5, $6 }'
+		fi
+	fi
+	echo
 }
 
 step_page() {
@@ -28,11 +58,14 @@ step_page() {
 	notes=$TOP/steps/$s/NOTES.md
 	patch=$TOP/steps/$s/patch
 	out=$SRC/step-$id.md
+	flips_section "$s" >"$out.flips"
 	{
-		# the annotation, each "### hunk" heading followed by its hunks
-		# (the first line, the "# Step NN" title, becomes the page title)
-		awk 'NR == 1 && /^# / { next }
-			/^### / { print; print ""; print "@@HUNKS@@ " substr($0, 5); next } { print }' "$notes" |
+		# the annotation without its answer (docs/learner.awk), the flips
+		# before its first section, each "### hunk" heading followed by its
+		# hunks (the first line, the "# Step NN" title, becomes the page title)
+		awk -f "$TOP/docs/learner.awk" "$notes" | awk -v flips="$out.flips" 'NR == 1 && /^# / { next }
+			!done && /^## / { while ((getline l < flips) > 0) print l; done = 1 }
+			/^### / { print; print ""; print "@@HUNKS@@ " substr($0, 5); next } { print }' |
 		while IFS= read -r line; do
 			case $line in
 			"@@HUNKS@@ "*)
@@ -47,13 +80,13 @@ step_page() {
 		echo
 		echo "## The matrix column, as measured"
 		echo
-		if [ -f "$MATRIX" ] && head -1 "$MATRIX" | grep -q "step-$id"; then
-			echo "Measured $(date -u -r "$MATRIX" '+%Y-%m-%d %H:%M UTC') on the kernel of branch \`step-$id\` ($(git -C "$LINUX" rev-parse --short=12 "step-$id" 2>/dev/null || echo '?'))."
+		if [ -f "$TSV" ] && awk -F'\t' -v id="$id" '$3 == id { f = 1; exit } END { exit !f }' "$TSV"; then
+			echo "Measured $(date -u -r "$TSV" '+%Y-%m-%d %H:%M UTC') on the kernel of branch \`step-$id\` ($(git -C "$LINUX" rev-parse --short=12 "step-$id" 2>/dev/null || echo '?'))."
 			echo
-			col=$(head -1 "$MATRIX" | tr '\t' '\n' | grep -n "^step-$id\$" | cut -d: -f1)
-			echo "| case | result |"
-			echo "|---|---|"
-			awk -F'\t' -v c="$col" 'NR > 1 { printf "| `%s` | %s |\n", $1, $c }' "$MATRIX"
+			echo "| case | result | expected |"
+			echo "|---|---|---|"
+			awk -F'\t' -v id="$id" '$3 == id {
+				printf "| `%s:%s` | %s | %s |\n", $1, $2, ($6 == "pass" ? $5 : "**" $5 "** (mismatch)"), $4 }' "$TSV"
 		else
 			echo "Not measured yet: run \`make matrix\` (or \`make check\`) before \`make docs\`."
 		fi
@@ -79,6 +112,7 @@ step_page() {
 			echo '```'
 		fi
 	} >"$out"
+	rm -f "$out.flips"
 }
 
 # A hand-written page with its "# Title" line turned into pandoc's title
@@ -87,22 +121,49 @@ with_title_block() {
 	sed '1s/^# \(.*\)/---\ntitle: "\1"\n---/' "$1"
 }
 
-# The matrix as an HTML table, each cell classed by its outcome; only
-# the cases listed in $MATRIX_ROWS if that is set.
+# The matrix as an HTML table from matrix.tsv: one row per case, grouped
+# under a row per demo, one column per step; each cell classed by its
+# outcome, and a cell whose answer differs from the step before's (a
+# flip, docs/flips.awk's rule) marked "flip".  Only the cases listed in
+# $MATRIX_ROWS (names without the demo) if that is set.
 matrix_html() {
 	echo '<table class="matrix">'
 	awk -F'\t' -v rows="${MATRIX_ROWS:-}" '
 		BEGIN { n = split(rows, r, "\n"); for (i = 1; i <= n; i++) want[r[i]] = 1 }
-		NR == 1 { printf "<tr>"; for (i = 1; i <= NF; i++) printf "<th>%s</th>", $i; print "</tr>"; next }
-		n { c = $1; sub(/^[^:]*:/, "", c); if (!(c in want)) next }
+		NR == 1 { next }
+		n && !($2 in want) { next }
 		{
-			printf "<tr><td><code>%s</code></td>", $1
-			for (i = 2; i <= NF; i++) {
-				c = ($i == "ok") ? "ok" : ($i ~ /^fail:/) ? "fail" : ($i == "-") ? "none" : "err"
-				printf "<td class=\"%s\">%s</td>", c, $i
-			}
+			if (!($3 in col)) { col[$3] = ++ncol; colname[ncol] = $3 }
+			if (!($1 in seen)) { seen[$1] = 1; demo[++ndemo] = $1 }
+			if (!(($1, $2) in known)) { known[$1, $2] = 1; cases[$1] = cases[$1] "\n" $2 }
+			got[$1, $2, $3] = $5
+			cell[$1, $2, $3] = ($6 == "pass") ? $5 : "fail:" $5 "/" $4
+			cls[$1, $2, $3] = ($6 != "pass") ? "fail" : ($5 == "ok") ? "ok" : "err"
+		}
+		END {
+			printf "<tr><th>case</th>"
+			for (j = 1; j <= ncol; j++)
+				printf "<th>%s</th>", (colname[j] == "mainline" ? "mainline" : "step-" colname[j])
 			print "</tr>"
-		}' "$MATRIX"
+			for (d = 1; d <= ndemo; d++) {
+				printf "<tr class=\"demo\"><th colspan=\"%d\">%s</th></tr>\n", ncol + 1, demo[d]
+				m = split(substr(cases[demo[d]], 2), c, "\n")
+				for (i = 1; i <= m; i++) {
+					printf "<tr><td><code>%s</code></td>", c[i]
+					for (j = 1; j <= ncol; j++) {
+						k = demo[d] SUBSEP c[i] SUBSEP colname[j]
+						if (!(k in cell)) { printf "<td class=\"none\">-</td>"; continue }
+						p = demo[d] SUBSEP c[i] SUBSEP colname[j - 1]
+						if (j > 1 && (p in got) && got[p] != got[k])
+							printf "<td class=\"%s flip\" title=\"was %s on %s\">%s</td>", cls[k], got[p],
+								(colname[j - 1] == "mainline" ? "mainline" : "step-" colname[j - 1]), cell[k]
+						else
+							printf "<td class=\"%s\">%s</td>", cls[k], cell[k]
+					}
+					print "</tr>"
+				}
+			}
+		}' "$TSV"
 	echo '</table>'
 }
 
@@ -144,8 +205,8 @@ reliability_page() {
 		echo
 		echo "## As measured"
 		echo
-		if [ -f "$MATRIX" ]; then
-			echo "Every case named above, on every step's kernel, as measured $(date -u -r "$MATRIX" '+%Y-%m-%d %H:%M UTC'):"
+		if [ -f "$TSV" ]; then
+			echo "Every case named above, on every step's kernel, as measured $(date -u -r "$TSV" '+%Y-%m-%d %H:%M UTC'):"
 			echo
 			cases=$(grep -o '`[a-z_]*\.[a-z0-9_]*`' "$TOP/docs/reliability.md" | tr -d '`' | sort -u)
 			MATRIX_ROWS=$cases matrix_html
@@ -174,6 +235,68 @@ mainline_page() {
 			echo "Not measured yet: run \`make check\` before \`make docs\`."
 		fi
 	} >"$SRC/mainline.md"
+}
+
+# notes_section FILE TITLE: the text under "## TITLE" up to the next
+# heading of level 1 or 2, code blocks skipped over; its own headings one
+# level deeper, to sit under the step's.
+notes_section() {
+	awk -v h="## $2" '
+		/^```/ { fence = !fence }
+		!fence && $0 == h { on = 1; next }
+		!fence && on && /^##? / { exit }
+		on && !fence && /^#/ { $0 = "##" $0 }
+		on' "$1"
+}
+
+# The answer key, build/docs/instructor.html: every step's exercise and
+# its "## Answer" from NOTES.md, which every learner page and the deck
+# leave out (docs/learner.awk); no learner page links here.  Beside each
+# "- check: DEMO:CASE @ STEP = RESULT" line, what the matrix measured.
+instructor_page() {
+	{
+		printf -- '---\ntitle: "Answer key, for the instructor only"\n---\n'
+		echo
+		echo "The answers to every step's exercise, from the \`## Answer\` sections of"
+		echo "\`steps/*/NOTES.md\`.  The step pages, the printable page and the deck"
+		echo "leave them out, and no page a learner follows links here: hand out the"
+		echo "step pages, keep this one."
+		echo
+		echo "A \`check:\` line names a demo case, a kernel and the answer the text"
+		echo "claims; \`tests/host/answers.sh\` fails when the measured matrix says"
+		echo "otherwise.  Beside each: what the last \`make matrix\` measured."
+		for s in $(series_steps); do
+			notes=$TOP/steps/$s/NOTES.md
+			echo
+			echo "## [$(sed -n '1s/^# //p' "$notes")](step-$(step_id "$s").html)"
+			echo
+			echo "### Exercise"
+			echo
+			notes_section "$notes" Exercise
+			echo
+			echo "### Answer"
+			echo
+			if grep -q '^## Answer' "$notes"; then
+				notes_section "$notes" Answer | awk -F'\t' -v tsv="$TSV" '
+					BEGIN {
+						while ((getline l < tsv) > 0) {
+							split(l, f, "\t")
+							got[f[1] ":" f[2] " @ " f[3]] = f[5]
+						}
+					}
+					/^- check: [^ ]+ @ [^ ]+ = [^ ]+[ \t]*$/ {
+						split($0, w, " ")
+						k = w[3] " @ " w[5]
+						m = (k in got) ? (got[k] == w[7] ? "measured: " got[k] : "**measured: " got[k] ", not " w[7] "**") : "not measured yet"
+						printf "- check: `%s` @ %s = %s - %s\n", w[3], w[5], w[7], m
+						next
+					}
+					{ print }'
+			else
+				echo "No answer written yet."
+			fi
+		done
+	} >"$SRC/instructor.md"
 }
 
 # All step pages in one, for printing.
@@ -211,6 +334,8 @@ index_page() {
 		echo
 		echo '![The flow: the container configures, the host creates and mounts, the container derives a token and uses it](flow.svg)'
 		echo
+		echo "Teaching it: [the 90-minute workshop](workshop.html) and the deck (\`make slides\`)."
+		echo
 		echo "More: [backport notes of all steps](backports.html) -"
 		echo "[glossary](glossary.html) - [checkpatch over the series](checkpatch.html) -"
 		echo "[everything on one printable page](all.html) -"
@@ -226,9 +351,12 @@ index_page() {
 		echo
 		echo "## The whole matrix"
 		echo
-		if [ -f "$MATRIX" ]; then
-			echo "Every demo case on every step's kernel, as measured $(date -u -r "$MATRIX" '+%Y-%m-%d %H:%M UTC'):"
-			echo "green is success, amber an errno the step expects, red a mismatch."
+		if [ -f "$TSV" ]; then
+			echo "Every demo case on every step's kernel, as measured $(date -u -r "$TSV" '+%Y-%m-%d %H:%M UTC'):"
+			echo "one row per case, grouped by demo; green is success, amber an errno the step"
+			echo "expects, red a mismatch.  A cell with a thick outline is a *flip*: the case"
+			echo "answers differently than on the step before (its title says what it was), so"
+			echo "the outlined cells of a column are what that step changed."
 			echo
 			matrix_html
 
@@ -247,6 +375,8 @@ checkpatch_page
 reliability_page
 mainline_page
 printable_page
+instructor_page
+with_title_block "$TOP/docs/workshop.md" >"$SRC/workshop.md"
 with_title_block "$TOP/docs/glossary.md" >"$SRC/glossary.md"
 command -v dot >/dev/null || die "graphviz (dot) not found; run 'make deps'"
 dot -Tsvg -o "$DEST/flow.svg" "$TOP/docs/flow.dot"

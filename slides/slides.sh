@@ -71,12 +71,12 @@ notes() {
 	echo ':::'
 }
 
-# flips ID: "demo:case<TAB>before<TAB>after" for every case whose measured
+# flips ID: "demo:case<TAB>previous step<TAB>before<TAB>after" for every case whose measured
 # answer on step ID differs from the previous step's.
 flips() {
 	[ -f "$MATRIX" ] || return 0
 	awk -F'\t' -f "$TOP/docs/flips.awk" "$MATRIX" |
-		awk -F'\t' -v OFS='\t' '$3 == want { print $1 ":" $2, $5, $6 }'
+		awk -F'\t' -v OFS='\t' -v want="$1" '$3 == want { print $1 ":" $2, $4, $5, $6 }'
 }
 
 MAX_FLIPS=9
@@ -132,10 +132,10 @@ step_slides() {
 				echo "No demo case answers differently from the step before."
 			else
 				total=$(printf '%s\n' "$f" | wc -l)
-				echo "| case | before | step $id |"
+				echo "| case | step $(printf '%s\n' "$f" | head -1 | cut -f2) | step $id |"
 				echo "|:--|:--|:--|"
 				printf '%s\n' "$f" | head -$MAX_FLIPS |
-					awk -F'\t' '{ printf "| `%s` | %s | **%s** |\n", $1, $2, $3 }'
+					awk -F'\t' '{ printf "| `%s` | %s | **%s** |\n", $1, $3, $4 }'
 				echo
 				if [ "$total" -gt $MAX_FLIPS ]; then
 					echo "$MAX_FLIPS of $total cases that flip; all of them: the step's page."
