@@ -29,8 +29,10 @@ take_lock
 [ -d "$LINUX/.git" ] || die "build/linux is missing; run make tree (the port borrows its objects for git am -3)"
 P=$BUILD/port/$version
 PB=$P/build
-ports=$TOP/kernel/ports/$version
-deb=$(source_deb "$version")
+# BPFTOK_PORTS: where recorded ports go (the tests' scratch folder)
+ports=${BPFTOK_PORTS:-$TOP/kernel/ports}/$version
+deb=
+[ -d "$PB/linux/.git" ] || deb=$(source_deb "$version")
 mkdir -p "$PB"
 
 in_port() {
@@ -80,7 +82,7 @@ adopt() {
 	awk -v v="$version" 'BEGIN { OFS = "\t" } $1 == "linux-source-6.1" { $2 = v } { print }' \
 		"$VERSIONS" >"$VERSIONS.new"
 	mv "$VERSIONS.new" "$VERSIONS"
-	rm -rf "$TOP/kernel/ports/$version"
+	rm -rf "$ports"
 	info "the steps are now made on linux-source-6.1 $version (was $pin): steps/*/patch and kernel/versions rewritten"
 	info "next: make deps (installs $version), make distclean && make tree, make check; then commit"
 }
@@ -102,7 +104,7 @@ case $rc in
 	die "port to $version stopped at $step: git am -3 left conflicts in
     $(printf '%s' "$files" | sed "s|^|${PB#"$TOP/"}/linux/|; s| | ${PB#"$TOP/"}/linux/|g")
   Resolve them (keep the step's intent; docs/compat.md walks through one),
-  then: git -C ${PB#"$TOP/"}/linux add $files
+  then: git -C ${PB#"$TOP/"}/linux add -f $files   (-f: Debian's .gitignore covers the whole tree)
   and run make port BASE=$version again to go on."
 	;;
 *) die "port to $version: kernel/tree.sh failed (exit $rc)" ;;
