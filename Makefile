@@ -33,6 +33,7 @@ help:
 	@echo
 	@echo "Pieces:"
 	@echo "  make deps            install the Debian packages (idempotent; prints sudo line if not root)"
+	@echo "                       and the deck's reveal.js (npm ci, pinned) into build/npm"
 	@echo "  make tree            build/linux: Debian's 6.1 source as git, branch step-NN per step"
 	@echo "  make build [STEP=NN] kernel + UAPI headers + libbpf.a into build/out/step-NN (all steps)"
 	@echo "  make demos           the demo binaries, each against its own step's headers"
@@ -51,6 +52,7 @@ help:
 	@echo "  make series          the steps as a git format-patch series in build/series/, checked with git am"
 	@echo "  make branches        the same as make tree: branches step-00..step-NN in build/linux"
 	@echo "  make docs            build/docs/: one page per step, hunks beside their notes, the measured matrix"
+	@echo "                       with its flips, the workshop page; the answer key in instructor.html"
 	@echo "  make slides          build/slides/: the workshop deck (reveal.js, offline; S: presenter notes),"
 	@echo "                       every slide measured in Chromium to fit, the handout slides.pdf"
 	@echo "  make checkpatch      scripts/checkpatch.pl on every step patch"
