@@ -189,6 +189,8 @@ all)
 		vm_debug
 		phase "suites run"
 		suite_counts
+		phase "a minimal Debian 12 root: make deps, step 00 and its demo, docs, slides"
+		t "fresh/smoke (make deps in a clean root names every package)" sh "$TOP/tests/fresh.sh" smoke
 		phase ""
 	else
 		fail "build/all-steps"
