@@ -1,0 +1,93 @@
+#!/bin/sh
+# The bundle where a learner has it: a minimal Debian 12 root with only
+# qemu-system-x86 added (no compiler, make or git), unpacked and run by
+# an unprivileged user.  `./bpftoken run 04` must show step 04's cases,
+# `./bpftoken vm` must boot a shell with DELEGATE's BPF FS, and
+# `./bpftoken matrix` must match build/report/matrix.tsv cell by cell.
+. "$(dirname "$0")/../host/lib.sh"
+. "$TOP/tests/debroot.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	echo "  skipped: a Debian root needs root (mmdebstrap, chroot)"
+	exit 0
+fi
+# the bundle tests/bundle/reproducible.sh made (or a new one)
+[ -s "$BUILD/bundle/last" ] || sh "$TOP/vm/bundle.sh" >/dev/null || { echo "  NOT OK: vm/bundle.sh failed"; exit 1; }
+tarball=$(cat "$BUILD/bundle/last")
+name=$(basename "$tarball" .tar.gz)
+[ -f "$BUILD/report/matrix.tsv" ] || { echo "no build/report/matrix.tsv: run make matrix first"; exit 1; }
+
+root=$BUILD/debroot/qemu-only.root
+trap 'rm -rf "$root"' EXIT
+debroot_unpack "$(debroot_tarball qemu-only qemu-system-x86)" "$root"
+mkdir -p "$root/home/learner"
+cp "$tarball" "$root/home/learner/"
+out=$root/home/learner/out
+mkdir -p "$out"
+
+# As nobody, from the tarball, what the learners' README says to type.
+# setpriv is the test's, not the runner's: it only drops root.
+start=$(date +%s)
+debroot_run "$root" "
+	for tool in gcc cc make git; do
+		if command -v \$tool; then echo \"\$tool is installed: not a qemu-only root\"; exit 1; fi
+	done
+	chown -R nobody:nogroup /home/learner
+	cd /home/learner
+	as_learner() { setpriv --reuid=nobody --regid=nogroup --clear-groups \"\$@\"; }
+	as_learner tar -xzf $name.tar.gz
+	cd $name
+	as_learner ./bpftoken list >../out/list 2>&1; echo \$? >../out/list.rc
+	as_learner ./bpftoken run 04 >../out/run04 2>&1; echo \$? >../out/run04.rc
+	(while :; do echo exit; sleep 1; done) |
+		as_learner timeout -k 5 150 ./bpftoken vm 13 \
+			DELEGATE='delegate_cmds=map_create:prog_load delegate_maps=array' >../out/vm 2>&1
+	echo \$? >../out/vm.rc
+	s=\$(date +%s)
+	as_learner ./bpftoken matrix >../out/matrix 2>&1; echo \$? >../out/matrix.rc
+	echo \$((\$(date +%s) - s)) >../out/matrix.seconds
+" </dev/null >"$out/debroot.log" 2>&1 || { sed 's/^/    /' "$out/debroot.log"; echo "  NOT OK: the root's script failed"; exit 1; }
+echo "  ./bpftoken matrix in the qemu-only root: $(cat "$out/matrix.seconds") s ($(($(date +%s) - start)) s with unpacking and the other runs)"
+
+# shown: the command's output when it did not do what was expected
+shown() {
+	if ! "$@"; then
+		sed 's/^/    | /' "$out/$file" | tail -40
+		return 1
+	fi
+}
+file=list
+check "./bpftoken list names every step" shown sh -c "[ \$(cat '$out/list.rc') = 0 ] &&
+	[ \$(grep -c '^  [0-9][0-9][a-z]\{0,1\} ' '$out/list') = $(series_steps | wc -l) ]"
+file=run04
+check "./bpftoken run 04 runs step 04's cases as expected" shown sh -c "[ \$(cat '$out/run04.rc') = 0 ] &&
+	grep -q '^ok [0-9]* map.token_and_cap\$' '$out/run04' &&
+	grep -q '^==> step-04: [0-9]* case(s) as expected' '$out/run04'"
+file=vm
+check "./bpftoken vm 13 DELEGATE= boots a shell with a delegating BPF FS" shown sh -c "
+	grep -q '^/mnt/delegated: rw,delegate_cmds=0x21,delegate_maps=0x4' '$out/vm' &&
+	grep -q 'reboot: Restarting system' '$out/vm'"
+file=matrix
+check "./bpftoken matrix exits 0" shown [ "$(cat "$out/matrix.rc")" = 0 ]
+theirs=$root/home/learner/$name/results/matrix.tsv
+check "./bpftoken matrix wrote results/matrix.tsv" [ -f "$theirs" ]
+
+# Cell by cell: every (demo, case, step) of the build's matrix must be in
+# the bundle's with the same expected, measured and verdict, and no more.
+check "the qemu-only matrix matches build/report/matrix.tsv cell by cell" \
+	awk -F'\t' '
+		FNR == 1 { if (NR == 1) head = $0; else if ($0 != head) { print "header: " $0; bad = 1 }; next }
+		NR == FNR { want[$1 FS $2 FS $3] = $4 FS $5 FS $6; next }
+		{
+			k = $1 FS $2 FS $3
+			if (!(k in want)) { print "only in the bundle run: " $0; bad = 1 }
+			else if (want[k] != $4 FS $5 FS $6) { print "differs: " k ": build " want[k] ", bundle " $4 FS $5 FS $6; bad = 1 }
+			delete want[k]
+			n++
+		}
+		END {
+			for (k in want) { print "missing in the bundle run: " k; bad = 1 }
+			print "  " n " cells compared"
+			exit bad
+		}' "$BUILD/report/matrix.tsv" "${theirs:-/dev/null}"
+done_testing

@@ -1,0 +1,78 @@
+#!/bin/sh
+# make bundle twice from the same build: the same bytes, so a trainer can
+# publish the sha256.  Also what the tarball must hold, and its size.
+. "$(dirname "$0")/../host/lib.sh"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# build N: make the bundle, keep a copy; sets tarball (build/bundle/last
+# names it) and sha, its sha256
+build() {
+	rm -f "$BUILD/bundle/last"
+	if ! sh "$TOP/vm/bundle.sh" >"$scratch/build$1.log" 2>&1; then
+		sed 's/^/    /' "$scratch/build$1.log"
+		echo "  NOT OK: vm/bundle.sh failed (build $1)"
+		exit 1
+	fi
+	tarball=$(cat "$BUILD/bundle/last")
+	cp "$tarball" "$scratch/build$1.tar.gz"
+	sha=$(sha256sum "$tarball" | cut -d" " -f1)
+}
+start=$(date +%s)
+build 1
+first=$sha
+first_name=$(basename "$tarball")
+mid=$(date +%s)
+build 2
+second=$sha
+echo "  first build ($((mid - start)) s):  $first"
+echo "  second build ($(($(date +%s) - mid)) s): $second"
+[ "$first_name" = "$(basename "$tarball")" ] ||
+	echo "  (HEAD or the working tree changed between the builds: $first_name, then $(basename "$tarball"))"
+name=$(basename "$tarball" .tar.gz)
+check "two builds of the bundle are byte-identical" [ "$first" = "$second" ]
+if [ "$first" != "$second" ]; then
+	# say which entries differ, so the cause can be found
+	for n in 1 2; do
+		tar -tvzf "$scratch/build$n.tar.gz" >"$scratch/list$n"
+		mkdir "$scratch/x$n" && tar -xzf "$scratch/build$n.tar.gz" -C "$scratch/x$n"
+	done
+	diff "$scratch/list1" "$scratch/list2" | head -20
+	diff -r "$scratch/x1" "$scratch/x2" | head -20
+fi
+
+size=$(wc -c <"$tarball")
+echo "  size: $((size / 1024)) kB"
+check "the bundle is under 60 MB" [ "$size" -lt $((60 * 1024 * 1024)) ]
+
+tar -tvzf "$tarball" >"$scratch/list"
+# path MODE: an entry of the tarball with that mode
+has() {
+	awk -v p="$name/$1" -v m="$2" '$6 == p && $1 == m { found = 1 } END { exit !found }' "$scratch/list"
+}
+check "bpftoken is executable" has bpftoken -rwxr-xr-x
+for f in parse.awk matrix.awk steps.tsv demos.tsv build-matrix.tsv VERSION SHA256SUMS \
+	README-learners.md README-trainers.md initramfs.cpio.gz initramfs-mainline.cpio.gz \
+	kernels/mainline/bzImage steps/series docs/index.html slides/index.html; do
+	check "the bundle holds $f" has "$f" -rw-r--r--
+done
+for s in $(series_steps); do
+	id=$(step_id "$s")
+	check "the bundle holds step $id's kernel and notes" \
+		sh -c "grep -q ' $name/kernels/step-$id/bzImage\$' '$scratch/list' &&
+			grep -q ' $name/steps/$s/NOTES.md\$' '$scratch/list'"
+done
+mkdir "$scratch/unpacked"
+tar -xzf "$tarball" -C "$scratch/unpacked"
+commit=$(sed -n 's/^commit \([0-9a-f]*\) .*/\1/p' "$scratch/unpacked/$name/VERSION")
+epoch=$(git -C "$TOP" log -1 --format=%ct "$commit")
+check "every entry is owned by 0/0 and dated at the commit" \
+	sh -c "TZ=UTC tar --numeric-owner --full-time -tvzf '$tarball' |
+		awk -v d=\"\$(date -u -d @$epoch '+%Y-%m-%d %H:%M:%S')\" '\$2 != \"0/0\" || \$4 \" \" \$5 != d { print; bad = 1 } END { exit bad }'"
+check "SHA256SUMS lists every file and matches" \
+	sh -c "cd '$scratch/unpacked/$name' && sha256sum --quiet -c SHA256SUMS &&
+		[ \$(find . -type f ! -name SHA256SUMS | wc -l) = \$(wc -l <SHA256SUMS) ]"
+check "the READMEs name no placeholder left unfilled" \
+	sh -c "! grep -n '@[A-Z_]*@' '$scratch/unpacked/$name'/README-*.md"
+done_testing

@@ -1,0 +1,231 @@
+#!/bin/sh
+# make bundle: build/bundle/bpf-token-steps-VERSION.tar.gz, the workshop's
+# one file.  It unpacks into one folder that runs every step's demos with
+# nothing installed but QEMU (vm/bpftoken, POSIX sh):
+#
+#   bpftoken, parse.awk, matrix.awk   the runner and the two awk files it
+#                                     shares with vm/run and vm/matrix.sh
+#   kernels/step-NN/bzImage, kernels/mainline/bzImage
+#   initramfs.cpio.gz, initramfs-mainline.cpio.gz
+#                                     build/'s, repacked with the demos
+#                                     stripped of their debug information
+#   steps.tsv, demos.tsv              what bpftoken needs to know: steps,
+#                                     titles, selftests; demos and their
+#                                     case counts (expectations are in the
+#                                     demos themselves)
+#   build-matrix.tsv                  the matrix this build measured
+#   steps/, userspace-demo/           the patches, NOTES.md, demo sources
+#   docs/, slides/                    make docs, make slides
+#   README-learners.md, README-trainers.md, VERSION, SHA256SUMS
+#
+# VERSION is `git describe --always --dirty`; build/bundle/last names the
+# tarball last made.  Reproducible: the same
+# build outputs give a byte-identical tarball (sorted entries, owner 0,
+# every mtime the commit's date, gzip -n), so a trainer can publish its
+# sha256.  The matrix is run first (vm/matrix.sh run) unless
+# build/report/matrix.tsv is newer than every kernel and every file the
+# initramfs files hold; the bundle is made only from a matrix that passed.
+set -eu
+. "$(dirname "$0")/../kernel/lib.sh"
+
+take_lock
+command -v git >/dev/null || die "git not found; run 'make deps'"
+git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1 ||
+	die "$TOP is not a git checkout: the bundle's version comes from git describe"
+VERSION=$(git -C "$TOP" describe --always --dirty)
+COMMIT=$(git -C "$TOP" rev-parse HEAD)
+EPOCH=$(git -C "$TOP" log -1 --format=%ct HEAD)
+DATE=$(date -u -d "@$EPOCH" '+%Y-%m-%d %H:%M UTC')
+NAME=bpf-token-steps-$VERSION
+DEST=$BUILD/bundle
+STAGE=$DEST/stage
+ROOT=$STAGE/$NAME
+TARBALL=$DEST/$NAME.tar.gz
+GEN=$BUILD/tools/gen_init_cpio-linux
+
+# --- what must exist --------------------------------------------------------
+missing=
+ids=$(series_ids)
+for id in $ids; do
+	[ -f "$OUT/step-$id/bzImage" ] || missing="$missing build/out/step-$id/bzImage"
+done
+[ -f "$OUT/mainline/bzImage" ] || missing="$missing build/out/mainline/bzImage"
+for f in initramfs.cpio.gz initramfs.cpio.gz.list initramfs-mainline.cpio.gz initramfs-mainline.cpio.gz.list; do
+	[ -f "$BUILD/$f" ] || missing="$missing build/$f"
+done
+[ -x "$GEN" ] || missing="$missing ${GEN#"$TOP/"}"
+[ -z "$missing" ] || die "missing:$missing
+  run 'make initramfs initramfs-mainline' (or 'make bundle', which does)"
+
+# --- the matrix, for these kernels and these demos --------------------------
+inputs() {
+	for id in $ids; do echo "$OUT/step-$id/bzImage"; done
+	echo "$OUT/mainline/bzImage"
+	awk '$1 == "file" { print $3 }' "$BUILD/initramfs.cpio.gz.list" "$BUILD/initramfs-mainline.cpio.gz.list"
+}
+MATRIX=$BUILD/report/matrix.tsv
+# newer_than_matrix: the first input newer than the matrix, if any
+newer_than_matrix() {
+	inputs | while IFS= read -r f; do
+		[ -n "$(find "$f" -newer "$MATRIX")" ] && { echo "$f"; break; }
+	done
+	return 0
+}
+if [ ! -f "$MATRIX" ] || [ -n "$(newer_than_matrix)" ]; then
+	info "bundle: build/report/matrix.tsv is missing or older than the kernels and demos; running the matrix"
+	sh "$TOP/vm/matrix.sh" run ||
+		die "the matrix has failing or missing cells (above); a bundle is made only from a build whose matrix passed"
+fi
+bad=$(awk -F'\t' -v ids="$ids mainline" '
+	BEGIN { n = split(ids, want, " ") }
+	NR > 1 { seen[$3] = 1; if ($6 != "pass") fails++ }
+	END {
+		for (i = 1; i <= n; i++) if (!(want[i] in seen)) printf " no column %s;", want[i]
+		if (fails) printf " %d failing cell(s);", fails
+	}' "$MATRIX")
+[ -z "$bad" ] || die "build/report/matrix.tsv:$bad run 'make matrix' and fix what fails before making a bundle"
+
+# --- docs and slides, from this matrix ---------------------------------------
+info "bundle: the docs (docs/gen.sh) and the slides (slides/slides.sh)"
+sh "$TOP/docs/gen.sh" >"$DEST.docs.log" 2>&1 ||
+	{ cat "$DEST.docs.log" >&2; die "docs/gen.sh failed (above); 'make docs' shows the same"; }
+sh "$TOP/slides/slides.sh" >"$DEST.slides.log" 2>&1 ||
+	{ cat "$DEST.slides.log" >&2; die "slides/slides.sh failed (above); 'make slides' shows the same"; }
+rm -f "$DEST.docs.log" "$DEST.slides.log"
+
+need_space 300 "the bundle (staging folder and tarball)"
+rm -rf "$STAGE"
+mkdir -p "$ROOT/kernels"
+
+# --- the runner and the kernels ------------------------------------------------
+cp "$TOP/vm/bpftoken" "$TOP/vm/parse.awk" "$TOP/vm/matrix.awk" "$ROOT/"
+for id in $ids; do
+	mkdir -p "$ROOT/kernels/step-$id"
+	cp "$OUT/step-$id/bzImage" "$ROOT/kernels/step-$id/"
+done
+mkdir -p "$ROOT/kernels/mainline"
+cp "$OUT/mainline/bzImage" "$ROOT/kernels/mainline/"
+
+# repack LIST OUT: the initramfs LIST describes, every ELF file stripped
+# of its symbols and debug information (the demos are built with -g),
+# every entry dated EPOCH.
+repack() {
+	files=$STAGE/initramfs-files
+	rm -rf "$files"
+	mkdir -p "$files"
+	n=0
+	while read -r kind name src rest; do
+		if [ "$kind" = file ]; then
+			n=$((n + 1))
+			copy=$files/$n-$(basename "$name")
+			if [ "$(head -c 4 "$src")" = "$(printf '\177ELF')" ]; then
+				strip -o "$copy" "$src"
+			else
+				cp "$src" "$copy"
+			fi
+			touch -d "@$EPOCH" "$copy"
+			echo "$kind $name $copy $rest"
+		else
+			echo "$kind $name $src $rest"
+		fi
+	done <"$1" >"$files.list"
+	"$GEN" -t "$EPOCH" "$files.list" | gzip -9 -n >"$2"
+	rm -rf "$files" "$files.list"
+}
+repack "$BUILD/initramfs.cpio.gz.list" "$ROOT/initramfs.cpio.gz"
+repack "$BUILD/initramfs-mainline.cpio.gz.list" "$ROOT/initramfs-mainline.cpio.gz"
+
+# --- what bpftoken needs to know ---------------------------------------------
+# steps.tsv: id, folder, title (README's table), selftests (or -)
+for s in $(series_steps); do
+	id=$(step_id "$s")
+	title=$(awk -F'|' -v s="$s" 'index($2, "`" s "`") { t = $3; gsub(/`/, "", t); sub(/^ +/, "", t); sub(/ +$/, "", t); print t; exit }' "$TOP/README.md")
+	[ -n "$title" ] || die "README.md's step table has no row for $s"
+	selftests=-
+	[ -d "$OUT/step-$id/selftests" ] && selftests=$(ls "$OUT/step-$id/selftests" | paste -sd, -)
+	printf '%s\t%s\t%s\t%s\n' "$id" "$s" "$title" "$selftests"
+done >"$ROOT/steps.tsv"
+
+# demos.tsv: flavour, demo, case count (its --list), default or extra.
+# The default run is vm/run's: every step's demo, every suite but the fuzzer.
+demos_of() {
+	flavour=$1 bin=$2
+	{
+		for s in $(series_steps); do
+			[ -f "$TOP/userspace-demo/$s.c" ] && echo "$s default"
+		done
+		for f in "$TOP"/userspace-demo/suites/*.c; do
+			suite=$(basename "$f" .c)
+			if [ "$suite" = fuzz ]; then echo "$suite extra"; else echo "$suite default"; fi
+		done
+	} | while read -r demo when; do
+		printf '%s\t%s\t%s\t%s\n' "$flavour" "$demo" "$("$bin/$demo" --list | wc -l)" "$when"
+	done
+}
+{
+	demos_of steps "$BUILD/demos"
+	demos_of mainline "$BUILD/demos-mainline"
+} >"$ROOT/demos.tsv"
+empty=$(awk -F'\t' '$3 + 0 == 0 { printf " %s/%s", $1, $2 }' "$ROOT/demos.tsv")
+[ -z "$empty" ] || die "no case list from:$empty (a demo binary missing?); run 'make initramfs initramfs-mainline'"
+cp "$MATRIX" "$ROOT/build-matrix.tsv"
+
+# --- sources, docs and slides ----------------------------------------------------
+git -C "$TOP" ls-files -- steps userspace-demo | while IFS= read -r f; do
+	[ -f "$TOP/$f" ] || continue	# deleted in the working tree
+	mkdir -p "$ROOT/$(dirname "$f")"
+	cp "$TOP/$f" "$ROOT/$f"
+done
+mkdir -p "$ROOT/docs" "$ROOT/slides"
+(cd "$BUILD/docs" && find . -path ./src -prune -o -type f -print) | while IFS= read -r f; do
+	mkdir -p "$ROOT/docs/$(dirname "$f")"
+	cp "$BUILD/docs/$f" "$ROOT/docs/$f"
+done
+cp -R "$BUILD/slides/." "$ROOT/slides/"
+
+# --- the READMEs ---------------------------------------------------------------------
+# fill TEMPLATE: @NAME@ and the like replaced from the environment; an
+# unknown placeholder stops the bundle rather than print an empty one
+fill() {
+	awk '{
+		out = ""
+		while (match($0, /@[A-Z_]+@/)) {
+			k = substr($0, RSTART + 1, RLENGTH - 2)
+			if (!(k in ENVIRON)) { print "unknown placeholder @" k "@" >"/dev/stderr"; exit 1 }
+			out = out substr($0, 1, RSTART - 1) ENVIRON[k]
+			$0 = substr($0, RSTART + RLENGTH)
+		}
+		print out $0
+	}' "$1"
+}
+# mb PATH...: the bytes of their files, in MB with one decimal
+mb() {
+	find "$@" -type f -exec cat {} + | wc -c | awk '{ printf "%.1f\n", $1 / 1048576 }'
+}
+export NAME VERSION COMMIT DATE
+NKERNELS=$(ls "$ROOT/kernels" | wc -l)
+KERNELS_MB=$(mb "$ROOT/kernels")
+INITRAMFS_MB=$(mb "$ROOT/initramfs.cpio.gz" "$ROOT/initramfs-mainline.cpio.gz")
+DOCS_MB=$(mb "$ROOT/docs" "$ROOT/slides")
+SOURCES_MB=$(mb "$ROOT/steps" "$ROOT/userspace-demo")
+QEMU_RUN=$(cd "$ROOT" && BPFTOK_ACCEL='' QEMU='' sh ./bpftoken command 04 | sed -n 1p)
+QEMU_VM=$(cd "$ROOT" && BPFTOK_ACCEL='' QEMU='' sh ./bpftoken command 04 | sed -n 2p)
+export NKERNELS KERNELS_MB INITRAMFS_MB DOCS_MB SOURCES_MB QEMU_RUN QEMU_VM
+fill "$TOP/vm/bundle-learners.md" >"$ROOT/README-learners.md"
+fill "$TOP/vm/bundle-trainers.md" >"$ROOT/README-trainers.md"
+printf 'bpf-token-steps %s\ncommit %s (%s)\n' "$VERSION" "$COMMIT" "$DATE" >"$ROOT/VERSION"
+
+# --- checksums and the tarball ------------------------------------------------------
+(cd "$ROOT" && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort |
+	xargs sha256sum) >"$ROOT/SHA256SUMS"
+find "$STAGE" -type d -exec chmod 0755 {} +
+find "$STAGE" -type f -exec chmod 0644 {} +
+chmod 0755 "$ROOT/bpftoken"
+LC_ALL=C tar --sort=name --format=ustar --owner=0 --group=0 --numeric-owner \
+	--mtime="@$EPOCH" -C "$STAGE" -cf - "$NAME" | gzip -9 -n >"$TARBALL.new"
+mv "$TARBALL.new" "$TARBALL"
+# the tests find the tarball just made here (HEAD may have moved since they began)
+echo "$TARBALL" >"$DEST/last"
+rm -rf "$STAGE"
+info "bundle: ${TARBALL#"$TOP/"}, $(($(wc -c <"$TARBALL") / 1024)) kB; unpacked: kernels $KERNELS_MB MB, initramfs $INITRAMFS_MB MB, docs and slides $DOCS_MB MB"
+info "bundle: sha256 $(sha256sum "$TARBALL" | cut -d" " -f1)"
