@@ -132,10 +132,10 @@ step_slides() {
 				echo "No demo case answers differently from the step before."
 			else
 				total=$(printf '%s\n' "$f" | wc -l)
-				echo "| case | step $(printf '%s\n' "$f" | head -1 | cut -f2) | step $id |"
-				echo "|:--|:--|:--|"
+				echo "| demo | case | step $(printf '%s\n' "$f" | head -1 | cut -f2) | step $id |"
+				echo "|:--|:--|:--|:--|"
 				printf '%s\n' "$f" | head -$MAX_FLIPS |
-					awk -F'\t' '{ printf "| `%s` | %s | **%s** |\n", $1, $3, $4 }'
+					awk -F'\t' '{ d = $1; sub(/:.*/, "", d); c = substr($1, length(d) + 2); printf "| %s | `%s` | %s | **%s** |\n", d, c, $3, $4 }'
 				echo
 				if [ "$total" -gt $MAX_FLIPS ]; then
 					echo "$MAX_FLIPS of $total cases that flip; all of them: the step's page."
@@ -203,7 +203,7 @@ for p in notes search zoom; do
 done
 cp "$TOP/slides/slides.css" "$DEST/"
 
-pandoc --standalone --to revealjs --from markdown --slide-level=2 \
+pandoc --standalone --to revealjs --from markdown --slide-level=2 --columns=400 \
 	--metadata title="BPF token, step by step" \
 	--metadata subtitle="Delegating a slice of bpf() to a container, on Debian 12's Linux 6.1" \
 	-V revealjs-url=reveal.js -V theme=white -V width=1280 -V height=720 -V margin=0.04 \
