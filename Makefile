@@ -18,7 +18,7 @@ CASES  ?=
 .DELETE_ON_ERROR:
 .PHONY: help deps tree check-step build build-all build-debug build-mainline demos demos-mainline initramfs \
 	initramfs-mainline run run-debug fuzz vm matrix demo check \
-	refresh series branches docs slides checkpatch compat port fresh wide-check test-host bench clean distclean
+	refresh series branches docs slides bundle checkpatch compat port fresh wide-check test-host bench clean distclean
 
 help:
 	@echo "BPF token and BPF FS-based delegation (v6), step by step on Linux 6.1"
@@ -55,6 +55,8 @@ help:
 	@echo "                       with its flips, the workshop page; the answer key in instructor.html"
 	@echo "  make slides          build/slides/: the workshop deck (reveal.js, offline; S: presenter notes),"
 	@echo "                       every slide measured in Chromium to fit, the handout slides.pdf"
+	@echo "  make bundle          build/bundle/bpf-token-steps-VERSION.tar.gz: every step's kernel, the initramfs,"
+	@echo "                       docs, slides and ./bpftoken, a runner that needs only QEMU (the workshop file)"
 	@echo "  make checkpatch      scripts/checkpatch.pl on every step patch"
 	@echo "  make compat [BASES='6.1.176-1 ...']  the steps on every Debian 6.1.y the archive has:"
 	@echo "                       apply, 3-way, build, boot -> build/report/compat.tsv"
@@ -200,9 +202,14 @@ slides:
 	@sh slides/slides.sh
 	@sh slides/fit.sh
 
+# The workshop file: builds what it packs, runs the matrix if it is older
+# than the kernels and demos, renders the docs and the slides.
+bundle: initramfs initramfs-mainline
+	@sh vm/bundle.sh
+
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
-		build/initramfs.* build/initramfs-mainline.* build/demos-mainline build/obj-bench build/obj-bench.log build/tools build/obj-wide build/series build/docs build/slides build/libbpf-cache
+		build/initramfs.* build/initramfs-mainline.* build/demos-mainline build/obj-bench build/obj-bench.log build/tools build/obj-wide build/series build/docs build/slides build/bundle build/libbpf-cache
 
 distclean:
 	@if [ -d build/linux/.git ] && [ -n "$$(git -C build/linux status --porcelain)" ]; then \
