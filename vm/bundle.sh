@@ -181,7 +181,12 @@ mkdir -p "$ROOT/docs" "$ROOT/slides"
 	mkdir -p "$ROOT/docs/$(dirname "$f")"
 	cp "$BUILD/docs/$f" "$ROOT/docs/$f"
 done
-cp -R "$BUILD/slides/." "$ROOT/slides/"
+# not the handout PDF (make slides prints it with Chromium, which writes
+# the time into it): a bundle with it would differ on every build
+(cd "$BUILD/slides" && find . -type f ! -name slides.pdf -print) | while IFS= read -r f; do
+	mkdir -p "$ROOT/slides/$(dirname "$f")"
+	cp "$BUILD/slides/$f" "$ROOT/slides/$f"
+done
 
 # --- the READMEs ---------------------------------------------------------------------
 # fill TEMPLATE: @NAME@ and the like replaced from the environment; an
