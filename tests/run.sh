@@ -116,6 +116,15 @@ matrix_columns() {
 	[ "$rows" -eq "$results" ] || { echo "matrix.tsv has $rows rows, build/results/{step-*,mainline}.tsv $results"; return 1; }
 }
 
+# The workshop bundle, made from this build: twice, byte-identical; then
+# run where only QEMU is installed (a minimal Debian root), its matrix
+# against this build's cell by cell; Ctrl-C and a timeout leave no QEMU.
+bundle_tests() {
+	for test in reproducible qemu-only interrupt; do
+		t "bundle/$test" sh "$TOP/tests/bundle/$test.sh"
+	done
+}
+
 # The debug kernel: every demo, suite and selftest plus the fuzzer, under
 # KASAN, kmemleak, lockdep and UBSAN.  Any kernel report fails the boot.
 vm_debug() {
@@ -185,6 +194,8 @@ all)
 		host_tests
 		phase "the demo matrix in QEMU"
 		vm_matrix
+		phase "the workshop bundle: reproducible, run with only QEMU installed"
+		bundle_tests
 		phase "the debug kernel: KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer"
 		vm_debug
 		phase "suites run"
