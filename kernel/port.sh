@@ -63,7 +63,7 @@ write_port() {
 	rmdir "$ports" 2>/dev/null || true
 	info "port to $version: every step applies; all of them in ${P#"$TOP/"}/patches/"
 	if [ -n "$recorded" ]; then
-		info "recorded for make compat in kernel/ports/$version/:$recorded (commit them)"
+		info "recorded for make compat in ${ports#"$TOP/"}/:$recorded (commit them)"
 	else
 		info "no step needed a merge: the canonical steps apply to $version as they are"
 	fi
