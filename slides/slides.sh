@@ -32,22 +32,36 @@ md=$DEST/slides.md
 HUNK_LINES=15
 HUNK_COLS=84
 
-# key_hunk PATCH: "N<TAB>FILE" (the Nth hunk of PATCH, counting from 1,
-# is the one with the most added lines), then that hunk, cut to fit.
+# key_hunk PATCH: the hunk of PATCH with the most added lines, cut to fit:
+# its "@@" line, then from two lines before its first added line on.
+# First line: "N<TAB>FILE<TAB>FROM<TAB>TO<TAB>LINES" (the Nth hunk,
+# counting from 1; body lines FROM-TO of LINES shown), then the cut hunk.
 key_hunk() {
 	awk -v lines=$HUNK_LINES -v cols=$HUNK_COLS '
-		function done_hunk() { if (cur != "" && adds > best) { best = adds; keep = cur; kidx = idx; kfile = file; kn = n } }
-		/^diff --git / { done_hunk(); cur = "" }
+		function done_hunk() {
+			if (in_hunk && adds > best) { best = adds; kidx = idx; kfile = file; kn = n; kfirst = first
+				for (i = 0; i <= n; i++) keep[i] = body[i] }
+			in_hunk = 0
+		}
+		/^diff --git / { done_hunk(); next }
 		/^\+\+\+ b\// { file = substr($0, 7); next }
-		/^@@ / { done_hunk(); idx++; cur = ""; adds = 0; n = 0; sub(/^@@ [^@]* @@ ?/, "@@ ") }
-		/^-- $/ { done_hunk(); cur = ""; next }
-		/^@@ / || cur != "" {
-			if (/^\+/) adds++
+		/^-- $/ { done_hunk(); next }
+		/^@@ / { done_hunk(); idx++; in_hunk = 1; adds = 0; n = 0; first = 0
+			sub(/^@@ [^@]* @@ ?/, "@@ "); body[0] = $0; next }
+		in_hunk {
 			gsub(/\t/, "    ")
 			if (length($0) > cols) $0 = substr($0, 1, cols - 3) "..."
-			if (++n <= lines) cur = cur $0 "\n"
+			body[++n] = $0
+			if (/^\+/) { adds++; if (!first) first = n }
 		}
-		END { done_hunk(); printf "%d\t%s\t%d\n%s", kidx, kfile, kn, keep }' "$1"
+		END {
+			done_hunk()
+			from = kfirst - 2; if (from < 1) from = 1
+			to = from + lines - 2; if (to > kn) to = kn
+			from = to - lines + 2; if (from < 1) from = 1
+			printf "%d\t%s\t%d\t%d\t%d\n%s\n", kidx, kfile, from, to, kn, keep[0]
+			for (i = from; i <= to; i++) print keep[i]
+		}' "$1"
 }
 
 # section NOTES HEADING: the text under "HEADING" up to the next heading
@@ -101,7 +115,9 @@ step_slides() {
 		key=$(key_hunk "$patch")
 		n=$(printf '%s\n' "$key" | head -1 | cut -f1)
 		file=$(printf '%s\n' "$key" | head -1 | cut -f2)
-		shown=$(printf '%s\n' "$key" | head -1 | cut -f3)
+		from=$(printf '%s\n' "$key" | head -1 | cut -f3)
+		to=$(printf '%s\n' "$key" | head -1 | cut -f4)
+		total=$(printf '%s\n' "$key" | head -1 | cut -f5)
 		name=$(awk -f "$TOP/kernel/hunks.awk" "$patch" | sed -n "${n}p")
 		echo
 		echo "## $id · the key hunk: \`${name#*: }\` {#step-$id-hunk}"
@@ -111,9 +127,9 @@ step_slides() {
 		echo '```diff'
 		printf '%s\n' "$key" | sed 1d
 		echo '```'
-		if [ "$shown" -gt $HUNK_LINES ]; then
+		if [ "$from" -gt 1 ] || [ "$to" -lt "$total" ]; then
 			echo
-			echo "First $HUNK_LINES of $shown lines; every hunk with its annotation: the step's page."
+			echo "Lines $from-$to of $total; every hunk with its annotation: the step's page."
 		fi
 		{
 			echo "**$name**"
