@@ -4,6 +4,7 @@
 #   kernel/deps.sh          install what is missing (root), or print the
 #                           exact sudo command and stop (not root)
 #   kernel/deps.sh --check  only say what is missing; exit 1 if anything is
+#   kernel/deps.sh --list   only print the package names it requires
 #
 # Then the deck's reveal.js, pinned by slides/package-lock.json, into
 # build/npm (slides/deps.sh).
@@ -49,9 +50,14 @@ mmdebstrap
 # machine that already has the command keeps it (nodesource's nodejs
 # bundles npm and conflicts with Debian's npm package): ask for the
 # command, not the package.
-command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
-# For the tests of this script: extra names to require.
+command -v "${DEPS_NPM:-npm}" >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
+# For the tests of this script: extra names to require (DEPS_NPM: the npm
+# command to look for).
 PACKAGES="$PACKAGES ${DEPS_EXTRA:-}"
+if [ "${1:-}" = --list ]; then
+	printf '%s\n' $PACKAGES
+	exit 0
+fi
 
 # A pinned package (kernel/versions) counts as missing unless exactly
 # that version is installed; it is installed as package=version.
