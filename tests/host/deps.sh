@@ -36,5 +36,5 @@ check "reveal.js installed: a second make deps says so and installs nothing" \
 check "no npm command: Debian's nodejs and npm are required" \
 	sh -c "env DEPS_NPM=no-such-npm-bpftok sh '$TOP/kernel/deps.sh' --list | tr '\n' ' ' | grep -q ' nodejs npm '"
 check "an npm command: no npm package is required" \
-	sh -c "env DEPS_NPM=sh sh '$TOP/kernel/deps.sh' --list | ! grep -q -x -e npm -e nodejs"
+	sh -c "! env DEPS_NPM=sh sh '$TOP/kernel/deps.sh' --list | grep -q -x -e npm -e nodejs"
 done_testing
