@@ -186,6 +186,8 @@ mainline_appendix() {
 			echo "|:--|:--|:--|"
 			printf '%s\n' "$rows" | head -8
 			echo
+			nrows=$(printf '%s\n' "$rows" | wc -l)
+			[ "$nrows" -le 8 ] || { echo "8 of the $nrows cases this change is about."; echo; }
 		fi
 		echo "Details: the site's v6 -> mainline page; try it: \`make run STEP=mainline\`"
 		section "$TOP/docs/mainline.md" "## $title" | awk 'NF { p = 1 } p && !NF { exit } p' | notes
