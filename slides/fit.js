@@ -70,6 +70,7 @@
 				over++;
 			lines.push(ix.h + '/' + (ix.v || 0) + ' ' + v + ' ' + title(s));
 		});
+		lines.push('plugins ' + Object.keys(Reveal.getPlugins()).sort().join(' '));
 		lines.push('slides ' + slides.length + ' overflowing ' + over +
 			' total ' + Reveal.getTotalSlides());
 		var pre = document.createElement('pre');

@@ -73,8 +73,11 @@ for size in $SIZES; do
 	if [ -n "${FIT_VERBOSE:-}" ]; then
 		sed "s/^/fit $size /" "$work/verdict"
 	else
-		grep -v "^[0-9]*/[0-9]* ok " "$work/verdict" | sed "s/^/fit $size /"
+		grep -v -e "^[0-9]*/[0-9]* ok " -e "^plugins " "$work/verdict" | sed "s/^/fit $size /"
 	fi
+	# the presenter view (S) is reveal.js's notes plugin
+	grep -q '^plugins .*notes' "$work/verdict" ||
+		{ echo "fit $size: reveal.js runs without its notes plugin: no presenter view"; bad=1; }
 	n=$(sed -n 's/^slides \([0-9]*\) .*/\1/p' "$work/verdict")
 	over=$(sed -n 's/^slides [0-9]* overflowing \([0-9]*\).*/\1/p' "$work/verdict")
 	[ "$over" = 0 ] || bad=1
