@@ -216,6 +216,29 @@ reliability_page() {
 	} >"$SRC/reliability.md"
 }
 
+# docs/compat.md, then build/report/compat.tsv as make compat last wrote it.
+compat_page() {
+	local tsv=$BUILD/report/compat.tsv
+	{
+		with_title_block "$TOP/docs/compat.md"
+		echo
+		echo "## As measured"
+		echo
+		if [ -f "$tsv" ]; then
+			echo "From \`make compat\`, $(date -u -r "$tsv" '+%Y-%m-%d %H:%M UTC'): every step that did"
+			echo "not apply as it is, and each version's last step (build and matrix)."
+			echo
+			echo '<table class="matrix"><tr><th>version</th><th>step</th><th>apply</th><th>patch</th><th>conflicts</th><th>build</th><th>matrix</th></tr>'
+			awk -F'\t' 'NR > 1 && ($3 != "applies" || $4 ~ /^kernel\/ports\// || $6 != "-") {
+				printf "<tr><td>%s</td><td>%s</td><td>%s</td><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+					$1, $2, $3, $4, $5, $6, $7 }' "$tsv"
+			echo '</table>'
+		else
+			echo "Not measured yet: run \`make compat\` before \`make docs\`."
+		fi
+	} >"$SRC/compat.md"
+}
+
 # docs/mainline.md, then every case whose answer differs between step 13
 # and mainline, as measured: the differences the page must explain.
 mainline_page() {
@@ -340,6 +363,7 @@ index_page() {
 		echo "[glossary](glossary.html) - [checkpatch over the series](checkpatch.html) -"
 		echo "[everything on one printable page](all.html) -"
 		echo "[what a token does not allow: escapes, bad input, leaks, fuzzing](reliability.html) -"
+		echo "[backporting: the steps on every Debian 6.1.y](compat.html) -"
 		echo "[v6 -> mainline: what upstream review changed, case by case](mainline.html)"
 		echo
 		echo "## The steps"
@@ -374,6 +398,7 @@ backports_page
 checkpatch_page
 reliability_page
 mainline_page
+compat_page
 printable_page
 instructor_page
 with_title_block "$TOP/docs/workshop.md" >"$SRC/workshop.md"
