@@ -47,4 +47,17 @@ check "step 13's selftest is in the port's last step" \
 	git -C "$tree" cat-file -e step-13:tools/testing/selftests/bpf/test_token.c
 check "steps/ and kernel/versions are untouched" \
 	[ "$steps_before" = "$(cd "$TOP" && cat steps/*/patch kernel/versions | md5sum)" ]
+
+# ADOPT=1 in a clone of this checkout: the port's patches become the
+# steps, kernel/versions pins the port's base, the recorded port goes.
+repo=$scratch/repo
+git clone -q "$TOP" "$repo"
+sed -i "s/^linux-source-6.1\t.*/linux-source-6.1\t6.1.1-1/" "$repo/kernel/versions"
+check "adopt: the port becomes the canonical steps" \
+	env TOP="$repo" BUILD="$scratch" BPFTOK_PORTS="$scratch/ports" sh "$repo/kernel/port.sh" "$pin" --adopt
+check "... steps/00a is the resolved patch" \
+	cmp -s "$repo/steps/00a-move-unpriv-checks/patch" "$scratch/port/$pin/patches/00a-move-unpriv-checks.patch"
+check "... kernel/versions pins $pin again" \
+	grep -q "^linux-source-6.1	$pin\$" "$repo/kernel/versions"
+check "... the recorded port is gone" [ ! -d "$scratch/ports/$pin" ]
 done_testing
