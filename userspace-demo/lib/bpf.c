@@ -46,7 +46,7 @@ int demo_fdinfo_has_line(int fd, const char *line)
 {
 	char path[64], got[256];
 	size_t len = strlen(line);
-	int err = -ENOENT;
+	int err = -DEMO_CHECK_FAILED;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);

@@ -30,6 +30,8 @@ const char *demo_result_name(int result)
 		return "ok";
 	if (result == -DEMO_SETUP_FAILED)
 		return "SETUP_FAILED";
+	if (result == -DEMO_CHECK_FAILED)
+		return "CHECK_FAILED";
 	name = result < 0 ? strerrorname_np(-result) : NULL;
 	if (name)
 		return name;

@@ -96,6 +96,13 @@ struct demo_case {
 
 /* A case could not even set up (fork, socketpair, ...): never expected. */
 #define DEMO_SETUP_FAILED 255
+/*
+ * A case's own check of what the kernel did failed (fdinfo or mountinfo
+ * does not show what it should, a flag is missing).  No kernel returns
+ * it, so it never passes for an errno: "-ENOENT" in a result is always
+ * the kernel's.  Shown as CHECK_FAILED.
+ */
+#define DEMO_CHECK_FAILED 254
 
 int demo_main(int argc, char **argv, const struct demo_case *cases, int n_cases);
 
@@ -131,7 +138,10 @@ int demo_fsmount(int fs_fd);			/* detached mount, returns mnt fd */
 void demo_print_fs_log(int fs_fd, const char *who);
 /* Attach a detached mount (from fsmount) at path, in our mount namespace. */
 int demo_mount_at(int mnt_fd, const char *path);
-/* The superblock options column of /proc/self/mountinfo for mountpoint. */
+/*
+ * The superblock options column of /proc/self/mountinfo for mountpoint;
+ * -DEMO_CHECK_FAILED if nothing is mounted there.
+ */
 int demo_mount_options(const char *mountpoint, char *buf, size_t len);
 
 /*
@@ -237,7 +247,10 @@ int demo_prog_load_simple(enum bpf_prog_type type, enum bpf_attach_type expected
 #define DEMO_RETURN_ONE_LEN 2
 extern const struct bpf_insn demo_return_one[DEMO_RETURN_ONE_LEN];
 
-/* 0 if /proc/self/fdinfo/FD has the line `line` (no newline), else -ENOENT */
+/*
+ * 0 if /proc/self/fdinfo/FD has the line `line` (no newline), else
+ * -DEMO_CHECK_FAILED (or -errno if fdinfo cannot be read)
+ */
 int demo_fdinfo_has_line(int fd, const char *line);
 
 /*

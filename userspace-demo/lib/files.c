@@ -66,7 +66,7 @@ int demo_mount_options(const char *mountpoint, char *buf, size_t len)
 {
 	char line[1024], point[512];
 	FILE *f = fopen("/proc/self/mountinfo", "re");
-	int err = -ENOENT;
+	int err = -DEMO_CHECK_FAILED;
 
 	if (!f)
 		return -errno;
