@@ -9,8 +9,10 @@
  *                          parser accepted.
  *   fuzz.token_attrs       bpf() with random token fds and random bytes
  *                          in an otherwise valid attr; every answer must
- *                          be an fd or one of the errors such input may
- *                          earn.
+ *                          be one of the errors such input may earn, or
+ *                          an fd where one is possible at all: never
+ *                          without capabilities while unprivileged BPF
+ *                          is disabled, and never a BTF without them.
  *
  * Bounds and seed come from $BPFTOK_FUZZ = "SEED:COUNT:SECONDS" (the VM's
  * bpftok.fuzz= parameter; `make fuzz` sets it).  Iteration i draws from
@@ -182,7 +184,7 @@ static int check_token(int token_fd, const unsigned long long masks[4])
 		model_fdinfo(want, sizeof(want), names[k], masks[k], max[k]);
 		if (demo_fdinfo_has_line(token_fd, want)) {
 			demo_note("token fdinfo lacks '%s'", want);
-			return -EBADMSG;
+			return -DEMO_CHECK_FAILED;
 		}
 	}
 	return 0;
@@ -239,7 +241,7 @@ static int options_iteration(unsigned long long *rng, long i)
 			demo_note("%s='%s': got %s, the model says %s", option_keys[k], printable(value),
 				  demo_result_name(err), accepts ? "ok" : "EINVAL");
 			close(fs_fd);
-			return -EBADMSG;
+			return -DEMO_CHECK_FAILED;
 		}
 		if (accepts)
 			masks[k] |= mask;
@@ -318,7 +320,7 @@ static void template_attr(union bpf_attr *attr, int cmd, int token_fd)
 }
 
 /* What garbage in an attr may earn; anything else is a finding. */
-static bool acceptable(int result)
+static bool acceptable_error(int result)
 {
 	switch (-result) {
 	case EINVAL: case EPERM: case E2BIG: case EBADF: case EFAULT: case EACCES:
@@ -326,11 +328,30 @@ static bool acceptable(int result)
 	case ENOSPC: case ERANGE: case ENOMEM:
 		return true;
 	default:
-		return result >= 0;
+		return false;
 	}
 }
 
 static struct fd_pool pool;
+/* kernel.unprivileged_bpf_disabled as the run found it (the VM's: 2) */
+static int unpriv_bpf_disabled = -1;
+
+/*
+ * Can cmd succeed at all for this caller, whatever the attr holds?  With
+ * the effective capabilities dropped, no token helps: a token stands in
+ * for capabilities its holder has in the token's namespace, and this
+ * holder has none.  What is left is unprivileged BPF, which loads no BTF
+ * (bpf_btf_load() wants CAP_BPF) and nothing at all while the sysctl
+ * disables it.  BPF_TOKEN_CREATE asks for no capability in v6.
+ */
+static bool success_possible(int cmd, bool caps)
+{
+	if (caps || cmd == DEMO_BPF_TOKEN_CREATE)
+		return true;
+	if (cmd == BPF_BTF_LOAD)
+		return false;
+	return unpriv_bpf_disabled == 0;
+}
 
 static int attrs_iteration(unsigned long long *rng, long i)
 {
@@ -343,6 +364,7 @@ static int attrs_iteration(unsigned long long *rng, long i)
 	} buf;
 	int cmd = cmds[below(rng, DEMO_ARRAY_SIZE(cmds))];
 	unsigned int flips = below(rng, 4), size;
+	bool caps = below(rng, 2);
 	int result;
 
 	(void)i;
@@ -352,16 +374,21 @@ static int attrs_iteration(unsigned long long *rng, long i)
 		((unsigned char *)&buf)[below(rng, sizeof(buf))] = next_random(rng);
 	size = below(rng, 4) ? sizeof(buf.attr) : below(rng, sizeof(buf) + 1);
 	/* half the time without the namespace's capabilities */
-	if (below(rng, 2))
-		demo_caps_drop(DEMO_CAPS(CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN));
-	else
+	if (caps)
 		demo_caps_raise(DEMO_CAPS(CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN));
+	else
+		demo_caps_drop(DEMO_CAPS(CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN));
 	result = demo_bpf(cmd, &buf.attr, size);
 	if (result >= 0)
 		close(result);
-	if (!acceptable(result)) {
+	if (result >= 0 && !success_possible(cmd, caps)) {
+		demo_note("bpf(%d, size %u) returned fd %d %s capabilities (unprivileged_bpf_disabled=%d)",
+			  cmd, size, result, caps ? "with" : "without", unpriv_bpf_disabled);
+		return -DEMO_CHECK_FAILED;
+	}
+	if (result < 0 && !acceptable_error(result)) {
 		demo_note("bpf(%d, size %u) returned %s", cmd, size, demo_result_name(result));
-		return -EBADMSG;
+		return -DEMO_CHECK_FAILED;
 	}
 	return 0;
 }
@@ -383,7 +410,8 @@ static int attrs_in_container(int mnt_fd, void *arg)
 	pool.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	pool.closed = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	close(pool.closed);
-	if (pool.map < 0 || pool.prog < 0 || pool.devnull < 0)
+	if (pool.map < 0 || pool.prog < 0 || pool.devnull < 0 ||
+	    demo_read_int(UNPRIV_BPF_SYSCTL, &unpriv_bpf_disabled))
 		return -DEMO_SETUP_FAILED;
 	return fuzz_loop(attrs_iteration, "fuzz.token_attrs");
 }
