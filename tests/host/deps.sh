@@ -6,8 +6,7 @@ check "everything installed: deps --check passes" sh "$TOP/kernel/deps.sh" --che
 expect_fail "a missing package is named" "missing: no-such-package-bpftok" \
 	env DEPS_EXTRA=no-such-package-bpftok sh "$TOP/kernel/deps.sh" --check
 expect_fail "without root: the exact sudo command" "sudo apt-get install -y --no-install-recommends --allow-downgrades no-such-package-bpftok" \
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-	env DEPS_EXTRA=no-such-package-bpftok sh "$TOP/kernel/deps.sh"
+	as_nobody_deps DEPS_EXTRA=no-such-package-bpftok
 # A build tool missing from PATH is named with its package before any
 # build starts (rsync once failed a fresh machine minutes into a build).
 bin=$(mktemp -d)

@@ -39,3 +39,26 @@ done_testing() {
 need_tree() {
 	[ -d "$LINUX/.git" ] || { echo "build/linux missing: run make build first"; exit 1; }
 }
+
+# as_nobody_deps [VAR=VALUE...] [ARGS...]: kernel/deps.sh run as uid
+# 65534 with those variables, from a world-readable copy: the checkout
+# may sit under /root (mode 0700), the usual place when working as root,
+# where nobody could not read it.
+as_nobody_deps() {
+	local copy rc=0 vars=
+	while [ $# -gt 0 ]; do
+		case $1 in
+		[A-Z]*=*) vars="$vars $1"; shift ;;
+		*) break ;;
+		esac
+	done
+	copy=$(mktemp -d)
+	mkdir "$copy/kernel"
+	cp "$TOP/kernel/deps.sh" "$TOP/kernel/lib.sh" "$TOP/kernel/versions" "$copy/kernel/"
+	chmod -R a+rX "$copy"
+	# shellcheck disable=SC2086
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env -u TOP -u BPFTOK_VERSIONS BUILD="$copy/build" $vars sh "$copy/kernel/deps.sh" "$@" || rc=$?
+	rm -rf "$copy"
+	return $rc
+}

@@ -23,7 +23,7 @@ expect_fail "deps --check: the pinned package=version is missing" "missing: linu
 	env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/deps.sh" --check
 expect_fail "without root: the sudo line installs package=version" \
 	"apt-get install -y --no-install-recommends --allow-downgrades linux-source-6.1=6.1.999-1" \
-	setpriv --reuid=65534 --regid=65534 --clear-groups env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/deps.sh"
+	as_nobody_deps BPFTOK_VERSIONS="$fake"
 if [ "$(id -u)" = 0 ]; then
 	# apt-get update, then the archive lookup (nothing is installed)
 	expect_fail "deps: a pin the archive lacks names both versions" "6.1.999-1, the version the steps are made on" \
