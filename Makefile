@@ -64,7 +64,8 @@ help:
 	@echo "                       conflict, run again after resolving; ADOPT=1 makes it the pinned base"
 	@echo "  make fresh           'make demo' in a minimal Debian 12 root (mmdebstrap), nothing preinstalled"
 	@echo "  make wide-check [STEP=NN]  compile what a step touches under a wide config"
-	@echo "  make test-host       the host-side tests of the tooling only (no VM)"
+	@echo "  make test-host       the tests of the tooling in tests/host (builds every step, 6.12 and the"
+	@echo "                       initramfs first if needed; a few of them boot a VM)"
 	@echo "  make bench           cold build, one-file rebuild, boot-to-result (BENCH_COLD=0: boots only)"
 	@echo "  make clean           remove build outputs but keep build/linux and build/obj"
 	@echo "  make distclean       remove build/ entirely (refuses if build/linux has your edits)"
@@ -178,7 +179,9 @@ wide-check:
 		for s in $(STEPS); do sh kernel/wide-check.sh $$s || exit 1; done; \
 	fi
 
-test-host:
+# The host tests read every step's build, the initramfs and 6.12's
+# headers, and a few boot a VM: build what they read first.
+test-host: initramfs initramfs-mainline
 	@sh tests/run.sh host
 
 bench: initramfs
