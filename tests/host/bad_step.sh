@@ -2,11 +2,15 @@
 # A bad STEP names the valid steps, fails, and changes nothing.
 . "$(dirname "$0")/lib.sh"
 
-before=$(ls -l --time-style=+%s "$OUT" 2>/dev/null | md5sum)
+# every file and folder under build/out, with its size and mtime
+out_state() {
+	find -H "$OUT" -printf '%P %y %s %T@\n' 2>/dev/null | LC_ALL=C sort | md5sum
+}
+before=$(out_state)
 expect_fail "make build STEP=99" "valid steps: 00 " make -s -C "$TOP" build STEP=99
 expect_fail "make run STEP=banana" "unknown STEP 'banana'" make -s -C "$TOP" run STEP=banana
 expect_fail "make vm without STEP" "no STEP given" sh "$TOP/vm/run" --shell ""
-check "build/out untouched" [ "$before" = "$(ls -l --time-style=+%s "$OUT" 2>/dev/null | md5sum)" ]
+check "build/out untouched, every file in it" [ "$before" = "$(out_state)" ]
 # An initramfs without the demos asked for: one error naming them and
 # the fix, before any boot (not a FAILED per demo after it).
 partial=$(mktemp -d)
