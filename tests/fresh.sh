@@ -57,25 +57,31 @@ fi
 
 # The commands, as a newcomer types them after cloning (README).  The
 # smoke builds one step and one demo with the same pieces make uses.
+# Each command is announced with the time, so the log shows where the
+# minutes go.
 case $mode in
 full)
-	cmd="make demo"
+	cmd="at make demo"
 	;;
 smoke)
-	cmd="make deps && make build STEP=00 &&
-	make -s -C userspace-demo STEPDIR=\$PWD/build/out/step-00 \
+	cmd="at make deps && at make build STEP=00 &&
+	at make -s -C userspace-demo STEPDIR=\$PWD/build/out/step-00 \
 		OBJDIR=\$PWD/build/demos/obj/step-00 BINDIR=\$PWD/build/demos DEMOS=00-baseline &&
-	sh vm/mkinitramfs.sh build/demos/00-baseline &&
-	sh vm/run 00 00-baseline &&
-	make docs && make slides"
+	at sh vm/mkinitramfs.sh build/demos/00-baseline &&
+	at sh vm/run 00 00-baseline &&
+	at make docs && at make slides"
 	;;
 esac
+at='at() { echo "==> fresh $(date +%T): $*"; "$@"; }'
+
 info "fresh: in the root, as root: $what (log: ${log#"$TOP/"})"
 start=$(date +%s)
 rc=0
 # shellcheck disable=SC2086
-debroot_run "$root" $binds "cd /work/bpftok && export $ccache_env BPFTOK_FRESH=1 &&
+debroot_run "$root" $binds "cd /work/bpftok && ${ccache_env:+export $ccache_env &&} $at &&
 	$cmd" </dev/null >"$log" 2>&1 || rc=$?
+echo "==> fresh $(date +%T): done" >>"$log"
+grep '^==> fresh ' "$log" | sed 's/^==> fresh /    /'	# the timeline
 took=$(($(date +%s) - start))
 
 if [ $rc -ne 0 ]; then
