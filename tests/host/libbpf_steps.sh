@@ -22,11 +22,42 @@ struct bpf_btf_load_opts b = { .sz = sizeof(b), .token_fd = 3 };
 struct bpf_prog_load_opts p = { .sz = sizeof(p), .token_fd = 3 };
 struct bpf_token_create_opts t = { .sz = sizeof(t) };
 C
-compiles() { gcc -fsyntax-only -I"$OUT/step-$1/include" "$scratch/opts.c" 2>"$scratch/err.log"; }
-check "step-12 opts structs carry token_fd" compiles 12
-check "step-08 opts structs do not" sh -c "! gcc -fsyntax-only -I'$OUT/step-08/include' '$scratch/opts.c' 2>/dev/null"
-
-expect_fail "demo 10 against step-09's libbpf does not compile" "token_fd" \
-	gcc -fsyntax-only -I"$OUT/step-09/include" -I"$TOP/userspace-demo/lib" \
-	"$TOP/userspace-demo/10-libbpf-map-create-token.c"
+# a compile that fails must fail for the reason named, not because a
+# header is missing: the headers are there, and the error is the member
+for id in 08 09 12; do
+	check "step-$id has libbpf's installed headers" [ -f "$OUT/step-$id/include/bpf/bpf.h" ]
+done
+# fails_with WHAT FILE PATTERN... COMPILE-ARGS: gcc fails on FILE, every
+# PATTERN (a gcc error, in the C locale's quotes) in its output
+fails_with() {
+	what=$1 file=$2
+	shift 2
+	patterns=
+	while [ "$1" != -- ]; do
+		patterns="$patterns$1
+"
+		shift
+	done
+	shift
+	if LC_ALL=C gcc -fsyntax-only "$@" "$file" >"$scratch/err.log" 2>&1; then
+		check "$what: does not compile (it does)" false
+		return
+	fi
+	missing=$(printf '%s' "$patterns" | while IFS= read -r p; do
+		grep -qF -- "$p" "$scratch/err.log" || printf ' [%s]' "$p"
+	done)
+	check "$what${missing:+: no$missing in: $(grep -m3 error "$scratch/err.log")}" [ -z "$missing" ]
+}
+check "step-12 opts structs carry token_fd" \
+	env LC_ALL=C gcc -fsyntax-only -I"$OUT/step-12/include" "$scratch/opts.c"
+fails_with "step-08 opts structs have no token_fd, and no bpf_token_create_opts" "$scratch/opts.c" \
+	"'struct bpf_map_create_opts' has no member named 'token_fd'" \
+	"'struct bpf_btf_load_opts' has no member named 'token_fd'" \
+	"'struct bpf_prog_load_opts' has no member named 'token_fd'" \
+	"'struct bpf_token_create_opts' has no member named 'sz'" \
+	-- -I"$OUT/step-08/include"
+fails_with "demo 10 against step-09's libbpf: no token_fd in bpf_map_create_opts" \
+	"$TOP/userspace-demo/10-libbpf-map-create-token.c" \
+	"'struct bpf_map_create_opts' has no member named 'token_fd'" \
+	-- -I"$OUT/step-09/include" -I"$TOP/userspace-demo/lib"
 done_testing
