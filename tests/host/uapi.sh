@@ -1,8 +1,8 @@
 #!/bin/sh
-# UAPI: the values and offsets of tests/uapi_layout.c hold on every step
-# whose header has the feature, and the include/uapi and tools/include/uapi
-# copies of linux/bpf.h change together (their difference stays what it
-# was in Debian's pristine tree).
+# UAPI: every step has the token fields the series has added by then (and
+# no later ones), the values and offsets of tests/uapi_layout.c hold, and
+# the include/uapi and tools/include/uapi copies of linux/bpf.h change
+# together (their difference stays what it was in Debian's pristine tree).
 . "$(dirname "$0")/lib.sh"
 need_tree
 
@@ -14,15 +14,43 @@ base_diff() {
 	diff "$scratch/a" "$scratch/b" | grep '^[<>]' || true
 }
 pristine=$(base_diff step-00)
+
+# The UAPI each step must have, stated here and not read from the header
+# under test: FEATURE FIRST-STEP FIELD (the field's declaration in
+# union bpf_attr).  A step has every feature from its first step on, and
+# none before it.
+features='TOKEN_CREATE 03 token_create
+MAP_TOKEN_FD 04 map_token_fd
+BTF_TOKEN_FD 05 btf_token_fd
+PROG_TOKEN_FD 06 prog_token_fd'
+
+# step_index ID: the position of step ID in steps/series
+step_index() {
+	for s in $(series_steps); do step_id "$s"; done | grep -nx "$1" | cut -d: -f1
+}
+
 for s in $(series_steps); do
 	id=$(step_id "$s")
 	hdr=$OUT/step-$id/include
 	[ -f "$hdr/linux/bpf.h" ] || { echo "step-$id is not built"; exit 1; }
-	flags=
-	grep -q 'token_create;' "$hdr/linux/bpf.h" && flags="$flags -DHAVE_TOKEN_CREATE"
-	grep -q 'map_token_fd;' "$hdr/linux/bpf.h" && flags="$flags -DHAVE_MAP_TOKEN_FD"
-	grep -q 'btf_token_fd;' "$hdr/linux/bpf.h" && flags="$flags -DHAVE_BTF_TOKEN_FD"
-	grep -q 'prog_token_fd;' "$hdr/linux/bpf.h" && flags="$flags -DHAVE_PROG_TOKEN_FD"
+	flags= has= lacks=
+	while read -r feature first field; do
+		if [ "$(step_index "$id")" -ge "$(step_index "$first")" ]; then
+			flags="$flags -DHAVE_$feature"
+			has="$has $field"
+		else
+			lacks="$lacks $field"
+		fi
+	done <<EOF
+$features
+EOF
+	for field in $has; do
+		check "step-$id: union bpf_attr has $field" grep -q "[[:space:]]$field;" "$hdr/linux/bpf.h"
+	done
+	for field in $lacks; do
+		check "step-$id: union bpf_attr has no $field yet" \
+			sh -c "! grep -q '[[:space:]]$field;' '$hdr/linux/bpf.h'"
+	done
 	check "step-$id: layout as in the series (${flags:-no token UAPI yet})" \
 		gcc -fsyntax-only -I"$hdr" -I"$TOP/userspace-demo/lib" $flags "$TOP/tests/uapi_layout.c"
 	check "step-$id: both UAPI copies of linux/bpf.h changed together" \
