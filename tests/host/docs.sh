@@ -3,6 +3,46 @@
 # it beside its annotation, and the landing page links every step.
 . "$(dirname "$0")/lib.sh"
 
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# hunks_not_shown PATCH PAGE: the hunks of PATCH that PAGE (a step page's
+# markdown) does not show whole - the "@@" line and every line the "@@"
+# counts cover - in a diff block under the "### NAME" heading that
+# kernel/hunks.awk gives the hunk.  One line per missing hunk.
+hunks_not_shown() {
+	awk -f "$TOP/kernel/hunks.awk" "$1" >"$scratch/names"
+	awk -v names="$scratch/names" '
+		BEGIN { while ((getline l < names) > 0) name[++nnames] = l }
+		FNR == 1 { file++ }
+		file == 1 && (old > 0 || new > 0) {
+			c = substr($0, 1, 1)
+			if (c == "\\") { hunk[k] = hunk[k] "\n" $0; next }
+			if (c == " " || $0 == "") { old--; new-- }
+			else if (c == "-") old--
+			else if (c == "+") new--
+			hunk[k] = hunk[k] "\n" $0
+			next
+		}
+		file == 1 && /^@@ -[0-9]+(,[0-9]+)? \+[0-9]+(,[0-9]+)? @@/ {
+			k++
+			hunk[k] = $0
+			split($2, a, ","); old = (2 in a) ? a[2] : 1
+			split($3, b, ","); new = (2 in b) ? b[2] : 1
+			next
+		}
+		file == 2 && /^```/ { code = !code; next }
+		file == 2 && !code && /^##/ { heading = (/^### /) ? substr($0, 5) : ""; next }
+		file == 2 && code { shown[heading] = shown[heading] "\n" $0 }
+		END {
+			if (k != nnames)
+				printf "%d hunks but hunks.awk names %d\n", k, nnames
+			for (i = 1; i <= k; i++)
+				if (!index(shown[name[i]] "\n", "\n" hunk[i] "\n"))
+					printf "hunk %d (%s)\n", i, name[i]
+		}' "$1" "$2"
+}
+
 check "make docs succeeds" sh "$TOP/docs/gen.sh"
 for s in $(series_steps); do
 	id=$(step_id "$s")
@@ -11,8 +51,9 @@ for s in $(series_steps); do
 	check "the landing page links step-$id" grep -q "href=\"step-$id.html\"" "$BUILD/docs/index.html"
 	[ -f "$TOP/steps/$s/patch" ] || continue
 	want=$(grep -c '^@@ ' "$TOP/steps/$s/patch")
-	check "step-$id's page shows all $want hunks" \
-		[ "$(grep -c '^@@ ' "$BUILD/docs/src/step-$id.md")" = "$want" ]
+	missing=$(hunks_not_shown "$TOP/steps/$s/patch" "$BUILD/docs/src/step-$id.md" | paste -sd';' -)
+	check "step-$id's page shows each of its $want hunks whole, under its annotation${missing:+ (not: $missing)}" \
+		[ -z "$missing" ]
 done
 # every escape case is explained on the reliability page, and it exists
 for c in $(sed -n 's/^\t{ "\(escape\.[a-z_]*\)".*/\1/p' "$TOP/userspace-demo/suites/escape.c"); do
@@ -76,10 +117,19 @@ check "no page loads anything from the network" \
 	sh -c "! grep -l -E '(src|href)=\"(https?:)?//' '$BUILD'/docs/*.html"
 
 check "make slides succeeds" sh "$TOP/slides/slides.sh"
-n_steps=$(series_steps | wc -l)
+# the opening's slides (and the agenda's, from docs/workshop.md) come
+# before the first step's; then every step has its own, the appendix's
+# slides count for none of them
 n_opening=$(grep -c '^# ' "$TOP/slides/slides-opening.md")
-check "the deck has the opening plus one slide per step" \
-	[ "$(grep -c '<section' "$BUILD/slides/index.html")" -ge $((n_steps + n_opening)) ]
+[ ! -f "$TOP/docs/workshop.md" ] || n_opening=$((n_opening + 1))
+first=$(step_id "$(series_steps | head -1)")
+got=$(grep -o '<section id="[^"]*" class="[^"]*level1' "$BUILD/slides/index.html" |
+	sed -n "/id=\"step-$first\"/q; p" | wc -l)
+check "the deck opens with the opening's $n_opening slides ($got)" [ "$got" = "$n_opening" ]
+for s in $(series_steps); do
+	id=$(step_id "$s")
+	check "the deck has step $id's slide" grep -q "<section id=\"step-$id\"" "$BUILD/slides/index.html"
+done
 check "the deck loads nothing from the network" \
 	sh -c "! grep -E '(src|href)=\"(https?:)?//' '$BUILD/slides/index.html'"
 done_testing
