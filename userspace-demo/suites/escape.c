@@ -3,14 +3,16 @@
  * Escape attempts: a token is meant to work for the processes of one
  * container and for nothing the container's BPF FS did not delegate.
  * Each case takes a token (or the BPF FS it comes from) somewhere it
- * should not be usable and tries.  docs/escapes.md explains each one.
+ * should not be usable and tries.  docs/reliability.md explains each one.
  *
  * Three cases show what v6 does allow and a reviewer would call a hole:
  * escape.owner_outside_userns, escape.token_from_sibling_bpffs and
  * escape.cgroup_skb_attach_type_not_delegated.  They expect success on
- * the v6 steps, because that is what v6 does;
- * steps/13-selftest-token/NOTES.md says why, and how upstream closed
- * them.
+ * the v6 steps, because that is what v6 does.  The NOTES.md of the step
+ * that brings each one says why (steps/03-token-object for the first
+ * two, steps/06-prog-load-token for the third), and docs/reliability.md
+ * what upstream's 6.12 does about it: it closes only the sibling's BPF
+ * FS (EPERM there); the other two still succeed.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -166,10 +168,11 @@ static int use_token_from_sibling_bpffs(void)
 }
 
 /*
- * v6 hole: the process that created the container's user namespace is
- * its owner, and the kernel grants an owner every capability in the
- * namespace from outside (cap_capable()).  So the container's token
- * works for that process in the init namespace too - here one that has
+ * v6 hole: the container's user namespace is owned by the euid that
+ * created it (a uid, not a process), and cap_capable() grants every
+ * process of the parent namespace with that euid every capability in
+ * the namespace.  So the container's token works in the init namespace
+ * too, for any process with the owner's euid - here one that has
  * dropped every capability of its own.
  */
 static int owner_outside_userns(void)
