@@ -79,10 +79,8 @@ fixture=$(printf '# T\n\n## Exercise\n\nQ?\n\n## Answer\n\nsecret\n\n```\n## ins
 got=$(printf '%s\n' "$fixture" | awk -f "$TOP/docs/learner.awk")
 want=$(printf '# T\n\n## Exercise\n\nQ?\n\n## Try it\n\n```\n## Answer\n```\n')
 check "docs/learner.awk leaves out the Answer section, and only it" [ "$got" = "$want" ]
-# ... so no learner page, nor the deck, shows an answer
-learner=$(grep -l -E '^#+ Answer[[:space:]]*$|^- check: ' "$BUILD"/docs/src/step-*.md \
-	"$BUILD/docs/src/all.md" "$BUILD/slides/slides.md" 2>/dev/null || true)
-check "no learner page and not the deck shows an answer${learner:+ (but: $learner)}" [ -z "$learner" ]
+# ... so no learner page, nor the deck, shows one (checked below, once
+# make slides has built the deck)
 # the instructor page has every step's answer, every check line of it,
 # and no other page links it
 for s in $(series_steps); do
@@ -95,8 +93,6 @@ for s in $(series_steps); do
 	check "the instructor page has step $id's answer with its $n check line(s) ($got)" [ "$got" = "$n" ]
 done
 check "the instructor page is built" [ -s "$BUILD/docs/instructor.html" ]
-links=$(grep -l 'href="[^"]*instructor\.html' "$BUILD"/docs/*.html "$BUILD/slides/index.html" | grep -v '/instructor.html$' || true)
-check "no learner page links the instructor page${links:+ (but: $links)}" [ -z "$links" ]
 
 # The matrix a learner can read: grouped by demo, the flips outlined, and
 # each step page opens with its flips.
@@ -117,6 +113,13 @@ check "no page loads anything from the network" \
 	sh -c "! grep -l -E '(src|href)=\"(https?:)?//' '$BUILD'/docs/*.html"
 
 check "make slides succeeds" sh "$TOP/slides/slides.sh"
+# no learner page, nor the deck (both built now), shows an answer or
+# links the instructor page
+learner=$(grep -l -E '^#+ Answer[[:space:]]*$|^- check: ' "$BUILD"/docs/src/step-*.md \
+	"$BUILD/docs/src/all.md" "$BUILD/slides/slides.md" || true)
+check "no learner page and not the deck shows an answer${learner:+ (but: $learner)}" [ -z "$learner" ]
+links=$(grep -l 'href="[^"]*instructor\.html' "$BUILD"/docs/*.html "$BUILD/slides/index.html" | grep -v '/instructor.html$' || true)
+check "no learner page links the instructor page${links:+ (but: $links)}" [ -z "$links" ]
 # the opening's slides (and the agenda's, from docs/workshop.md) come
 # before the first step's; then every step has its own, the appendix's
 # slides count for none of them
