@@ -81,6 +81,7 @@ int main(int argc, char **argv)
 		err = demo_mount_options(mountpoint, shown, sizeof(shown));
 	if (err) {
 		fprintf(stderr, "bpffs-mount: mounting at %s: %s\n", mountpoint,
+			err == -DEMO_CHECK_FAILED ? "not in /proc/self/mountinfo afterwards" :
 			demo_result_name(err));
 		return 1;
 	}
