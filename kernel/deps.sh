@@ -33,6 +33,7 @@ gcc
 make
 git
 xz-utils
+zstd
 python3
 python3-ply
 python3-git
