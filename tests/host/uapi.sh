@@ -33,7 +33,7 @@ for s in $(series_steps); do
 	id=$(step_id "$s")
 	hdr=$OUT/step-$id/include
 	[ -f "$hdr/linux/bpf.h" ] || { echo "step-$id is not built"; exit 1; }
-	flags= has= lacks=
+	flags='' has='' lacks=''
 	while read -r feature first field; do
 		if [ "$(step_index "$id")" -ge "$(step_index "$first")" ]; then
 			flags="$flags -DHAVE_$feature"
