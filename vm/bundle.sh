@@ -6,7 +6,7 @@
 #   bpftoken, parse.awk, matrix.awk   the runner and the two awk files it
 #                                     shares with vm/run and vm/matrix.sh
 #   kernels/step-NN/bzImage, kernels/mainline/bzImage
-#   initramfs.cpio.gz, initramfs-mainline.cpio.gz
+#   initramfs.cpio.zst, initramfs-mainline.cpio.zst
 #                                     build/'s, repacked with the demos
 #                                     stripped of their debug information
 #   steps.tsv, demos.tsv              what bpftoken needs to know: steps,
@@ -61,7 +61,8 @@ done
 inputs() {
 	for id in $ids; do echo "$OUT/step-$id/bzImage"; done
 	echo "$OUT/mainline/bzImage"
-	awk '$1 == "file" { print $3 }' "$BUILD/initramfs.cpio.gz.list" "$BUILD/initramfs-mainline.cpio.gz.list"
+	awk -v top="$TOP" '$1 == "file" { print ($3 ~ /^\// ? "" : top "/") $3 }' \
+		"$BUILD/initramfs.cpio.gz.list" "$BUILD/initramfs-mainline.cpio.gz.list"
 }
 MATRIX=$BUILD/report/matrix.tsv
 # newer_than_matrix: the first input newer than the matrix, if any
@@ -106,9 +107,12 @@ done
 mkdir -p "$ROOT/kernels/mainline"
 cp "$OUT/mainline/bzImage" "$ROOT/kernels/mainline/"
 
-# repack LIST OUT: the initramfs LIST describes, every ELF file stripped
-# of its symbols and debug information (the demos are built with -g),
-# every entry dated EPOCH.
+# repack LIST OUT: the initramfs LIST describes (relative paths are from
+# the checkout), every ELF file stripped of its symbols and debug
+# information (the demos are built with -g), every entry dated EPOCH, and
+# compressed with zstd: its 8 MB window finds what the static demos share
+# (libc, libelf, libbpf), which gzip's 32 kB cannot; the kernel reads it
+# (CONFIG_RD_ZSTD) and decompresses it as fast as gzip.
 repack() {
 	files=$STAGE/initramfs-files
 	rm -rf "$files"
@@ -116,6 +120,11 @@ repack() {
 	n=0
 	while read -r kind name src rest; do
 		if [ "$kind" = file ]; then
+			case $src in
+			/*) ;;
+			*) src=$TOP/$src ;;
+			esac
+			[ -f "$src" ] || die "$src, listed in $1, is missing; run 'make initramfs initramfs-mainline'"
 			n=$((n + 1))
 			copy=$files/$n-$(basename "$name")
 			if [ "$(head -c 4 "$src")" = "$(printf '\177ELF')" ]; then
@@ -129,11 +138,15 @@ repack() {
 			echo "$kind $name $src $rest"
 		fi
 	done <"$1" >"$files.list"
-	"$GEN" -t "$EPOCH" "$files.list" | gzip -9 -n >"$2"
+	"$GEN" -t "$EPOCH" "$files.list" >"$files.cpio" ||
+		die "gen_init_cpio failed on $files.list (from $1)"
+	zstd -q -19 --no-progress -f -o "$2" "$files.cpio"
+	rm -f "$files.cpio"
 	rm -rf "$files" "$files.list"
 }
-repack "$BUILD/initramfs.cpio.gz.list" "$ROOT/initramfs.cpio.gz"
-repack "$BUILD/initramfs-mainline.cpio.gz.list" "$ROOT/initramfs-mainline.cpio.gz"
+command -v zstd >/dev/null || die "zstd not found; run 'make deps'"
+repack "$BUILD/initramfs.cpio.gz.list" "$ROOT/initramfs.cpio.zst"
+repack "$BUILD/initramfs-mainline.cpio.gz.list" "$ROOT/initramfs-mainline.cpio.zst"
 
 # --- what bpftoken needs to know ---------------------------------------------
 # steps.tsv: id, folder, title (README's table), selftests (or -)
@@ -210,7 +223,7 @@ mb() {
 export NAME VERSION COMMIT DATE
 NKERNELS=$(ls "$ROOT/kernels" | wc -l)
 KERNELS_MB=$(mb "$ROOT/kernels")
-INITRAMFS_MB=$(mb "$ROOT/initramfs.cpio.gz" "$ROOT/initramfs-mainline.cpio.gz")
+INITRAMFS_MB=$(mb "$ROOT/initramfs.cpio.zst" "$ROOT/initramfs-mainline.cpio.zst")
 DOCS_MB=$(mb "$ROOT/docs" "$ROOT/slides")
 SOURCES_MB=$(mb "$ROOT/steps" "$ROOT/userspace-demo")
 QEMU_RUN=$(cd "$ROOT" && BPFTOK_ACCEL='' QEMU='' sh ./bpftoken command 04 | sed -n 1p)
