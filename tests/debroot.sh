@@ -9,7 +9,8 @@
 #   debroot_run DIR [--bind HOST:GUEST]... COMMAND
 #                                      COMMAND (a sh -c string) as root in
 #                                      DIR, with /proc, /sys and /dev, a
-#                                      clean environment and the host's DNS
+#                                      clean environment, the host's DNS and
+#                                      local CA certificates
 #
 # debroot_run uses a private mount and PID namespace: when COMMAND ends,
 # or the caller is killed, every mount and every process started inside
@@ -59,7 +60,14 @@ debroot_run() {
 		binds="$binds $2"
 		shift 2
 	done
+	# The network as the host sees it: its DNS, and the local CA
+	# certificates of a network that intercepts TLS (the npm registry is
+	# reached over https); ca-certificates adds them once installed.
 	cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
+	if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+		mkdir -p "$dir/usr/local/share/ca-certificates"
+		cp /usr/local/share/ca-certificates/*.crt "$dir/usr/local/share/ca-certificates/"
+	fi
 	# Inside the new namespaces: mount what a booted system has, bind
 	# what the caller shares, then become the root's own init-less shell.
 	unshare --mount --pid --fork --propagation private --kill-child \
