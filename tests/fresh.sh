@@ -12,9 +12,10 @@
 # Nothing on the host is installed or changed: the root lives in
 # build/fresh/root and is entered in private namespaces (tests/debroot.sh).
 # Its tarball is cached in build/debroot/; the .debs it downloads in
-# build/fresh/apt; the host's ccache is shared by a bind mount unless
+# build/fresh/apt-MODE; the host's ccache is shared by a bind mount unless
 # FRESH_CCACHE=0 (compiler output does not depend on installed packages).
-# The whole log is build/fresh/MODE.log; FRESH_KEEP=1 keeps the root.
+# The whole log is build/fresh/MODE.log; FRESH_KEEP=1 keeps the root
+# (build/fresh/root-MODE).
 set -eu
 . "$(dirname "$0")/../kernel/lib.sh"
 . "$TOP/tests/debroot.sh"
@@ -30,9 +31,11 @@ need_tools "make fresh" mmdebstrap:mmdebstrap unshare:util-linux git:git
 take_lock
 
 FRESH=$BUILD/fresh
-root=$FRESH/root
+# one root and one .deb cache per mode: make fresh may run beside a check
+root=$FRESH/root-$mode
 log=$FRESH/$mode.log
-mkdir -p "$FRESH/apt"
+apt=$FRESH/apt-$mode
+mkdir -p "$apt"
 need_space 8000 "a fresh Debian root with a kernel tree and its builds"
 
 tarball=$(debroot_tarball bookworm-make make)
@@ -46,7 +49,7 @@ head=$(git -C "$TOP" rev-parse --short HEAD)
 mkdir -p "$root/work"
 git clone -q "$TOP" "$root/work/bpftok"
 
-binds="--bind $FRESH/apt:/var/cache/apt/archives"
+binds="--bind $apt:/var/cache/apt/archives"
 ccache_env=
 if [ "${FRESH_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
 	cache=$(ccache --get-config cache_dir)
