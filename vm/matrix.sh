@@ -35,39 +35,16 @@ report() {
 		f=$BUILD/results/$(label_of "$id").tsv
 		[ -f "$f" ] && sed "s/^/$id\t/" "$f"
 	done >"$tsv.rows"
-	# results rows are: demo case measured expected verdict
-	{
-		printf 'demo\tcase\tstep\texpected\tmeasured\tverdict\n'
-		awk -F'\t' -v OFS='\t' '{ print $2, $3, $1, $5, $4, $6 }' "$tsv.rows"
-	} >"$tsv.new"
-	awk -F'\t' -v ids="$ids" '
-		{
-			row = $2 ":" $3
-			if (!(row in seen)) { seen[row] = 1; order[++n] = row }
-			cell[row, $1] = ($6 == "pass") ? $4 : "fail:" $4 "/" $5
-		}
-		END {
-			m = split(ids, col, " ")
-			printf "case"
-			for (j = 1; j <= m; j++) printf "\t%s", (col[j] == "mainline" ? col[j] : "step-" col[j])
-			printf "\n"
-			for (i = 1; i <= n; i++) {
-				printf "%s", order[i]
-				for (j = 1; j <= m; j++) {
-					c = ((order[i], col[j]) in cell) ? cell[order[i], col[j]] : "-"
-					printf "\t%s", c
-				}
-				printf "\n"
-			}
-		}' "$tsv.rows" >"$wide.new"
+	# the long and the wide format, and how many cells failed or are
+	# missing: vm/matrix.awk, which the workshop bundle's runner shares
+	awk -F'\t' -v ids="$ids" -v long="$tsv.new" -v summary="$tsv.summary" \
+		-f "$TOP/vm/matrix.awk" "$tsv.rows" >"$wide.new"
 	rm -f "$tsv.rows"
 	mv "$tsv.new" "$tsv"
 	mv "$wide.new" "$wide"
 	column -t -s "$(printf '\t')" "$wide"
-	fails=$(awk -F'\t' 'NR > 1 && $6 != "pass"' "$tsv" | wc -l)
-	# a selftest runs only on the steps whose tree has it: "-" is expected
-	missing=$(awk -F'\t' 'NR > 1 && $1 !~ /^selftest:/ {
-		for (i = 2; i <= NF; i++) if ($i == "-") n++ } END { print n + 0 }' "$wide")
+	read -r fails missing <"$tsv.summary"
+	rm -f "$tsv.summary"
 	info "matrix: build/report/matrix.tsv, $fails failing cell(s), $missing not run"
 	[ "$fails" -eq 0 ] && [ "$missing" -eq 0 ]
 }
