@@ -38,19 +38,23 @@ git_linux() {
 # BRANCH, so that later edits show up in git status.
 extract_as_git() {
 	local tarball=$1 package=$2 dest=$3 branch=$4 what=$5 tmp version
+	# what is to be extracted is checked before anything is written
+	if [ -n "${KERNEL_DEB:-}" ]; then
+		version=$(check_deb "$KERNEL_DEB" "$package")
+	else
+		[ -f "$tarball" ] || die "$tarball not found; run 'make deps' (installs $package)"
+		check_tarball "$tarball" "$package"
+		version=$(installed_version "$package")
+	fi
 	tmp=$dest.tmp
 	rm -rf "$tmp"
 	need_space 3000 "extracting $(basename "$tarball") and its git history"
 	mkdir -p "$tmp"
 	if [ -n "${KERNEL_DEB:-}" ]; then
-		version=$(check_deb "$KERNEL_DEB" "$package")
 		info "extracting $(basename "$tarball") from $(basename "$KERNEL_DEB") into ${dest#"$TOP/"} (about a minute)"
 		dpkg-deb --fsys-tarfile "$KERNEL_DEB" | tar -xOf - ".$tarball" |
 			tar -xJf - -C "$tmp" --strip-components=1
 	else
-		[ -f "$tarball" ] || die "$tarball not found; run 'make deps' (installs $package)"
-		check_tarball "$tarball" "$package"
-		version=$(installed_version "$package")
 		info "extracting $(basename "$tarball") into ${dest#"$TOP/"} (about a minute)"
 		tar -xJf "$tarball" -C "$tmp" --strip-components=1
 	fi

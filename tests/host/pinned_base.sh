@@ -39,4 +39,12 @@ expect_fail "build: refused the same way" "the steps are made on 6.1.999-1" \
 	env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/build.sh" 01
 check "... and no branch of build/linux moved" \
 	[ "$before" = "$(git -C "$LINUX" for-each-ref --format='%(refname) %(objectname)' | md5sum)" ]
+# No build/linux yet, and the installed package is not the pin (as after
+# installing another linux-source-6.1 by hand): nothing is extracted.
+empty=$(mktemp -d)
+expect_fail "tree: a tarball of another version than the pin is not extracted" \
+	"linux-source-6.1 is $pin here, the steps are made on 6.1.999-1" \
+	env BUILD="$empty" BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/tree.sh" apply
+check "... and nothing was written" [ -z "$(ls -A "$empty" | grep -v '^\.lock$')" ]
+rm -rf "$empty"
 done_testing
