@@ -24,8 +24,17 @@ static const struct bpf_insn leaks_frame_pointer[] = {
 	{ .code = BPF_JMP | BPF_EXIT },
 };
 
-/* r0 = *(u64 *)(r10 - 8); exit: "invalid read from stack" */
+/*
+ * *(u64 *)(r10 - 16) = 0; r0 = *(u64 *)(r10 - 8); exit: "invalid read
+ * from stack" for r10 - 8, which was never written.  The store first
+ * grows the frame past the slot read, so the read is of allocated but
+ * uninitialized stack on every 6.1.y: before the stable fix "bpf: Fix
+ * accesses to uninit stack slots" (6.1.191, Debian 6.1.192-1) a read
+ * beyond the deepest write was refused even with allow_uninit_stack,
+ * which would make this case test that fix rather than the token.
+ */
 static const struct bpf_insn reads_uninit_stack[] = {
+	{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -16, .imm = 0 },
 	{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_0, .src_reg = BPF_REG_10,
 	  .off = -8 },
 	{ .code = BPF_JMP | BPF_EXIT },
