@@ -110,7 +110,7 @@ cp "$OUT/mainline/bzImage" "$ROOT/kernels/mainline/"
 # repack LIST OUT: the initramfs LIST describes (relative paths are from
 # the checkout), every ELF file stripped of its symbols and debug
 # information (the demos are built with -g), every entry dated EPOCH, and
-# compressed with zstd: its 8 MB window finds what the static demos share
+# compressed with zstd: its window of megabytes finds what the static demos share
 # (libc, libelf, libbpf), which gzip's 32 kB cannot; the kernel reads it
 # (CONFIG_RD_ZSTD) and decompresses it as fast as gzip.
 repack() {
@@ -140,7 +140,7 @@ repack() {
 	done <"$1" >"$files.list"
 	"$GEN" -t "$EPOCH" "$files.list" >"$files.cpio" ||
 		die "gen_init_cpio failed on $files.list (from $1)"
-	zstd -q -19 --no-progress -f -o "$2" "$files.cpio"
+	zstd -q -9 --no-progress -f -o "$2" "$files.cpio"
 	rm -f "$files.cpio"
 	rm -rf "$files" "$files.list"
 }
