@@ -216,7 +216,7 @@ fill() {
 		print out $0
 	}' "$1"
 }
-# mb PATH...: the bytes of their files, in MB with one decimal
+# mb PATH...: the bytes of their files, in MiB with one decimal
 mb() {
 	find "$@" -type f -exec cat {} + | wc -c | awk '{ printf "%.1f\n", $1 / 1048576 }'
 }
@@ -245,5 +245,5 @@ mv "$TARBALL.new" "$TARBALL"
 # the tests find the tarball just made here (HEAD may have moved since they began)
 echo "$TARBALL" >"$DEST/last"
 rm -rf "$STAGE"
-info "bundle: ${TARBALL#"$TOP/"}, $(($(wc -c <"$TARBALL") / 1024)) kB; unpacked: kernels $KERNELS_MB MB, initramfs $INITRAMFS_MB MB, docs and slides $DOCS_MB MB"
+info "bundle: ${TARBALL#"$TOP/"}, $(($(wc -c <"$TARBALL") / 1024)) kB; unpacked: kernels $KERNELS_MB MiB, initramfs $INITRAMFS_MB MiB, docs and slides $DOCS_MB MiB"
 info "bundle: sha256 $(sha256sum "$TARBALL" | cut -d" " -f1)"
