@@ -214,9 +214,8 @@ clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
 		build/initramfs.* build/initramfs-mainline.* build/demos-mainline build/obj-bench build/obj-bench.log build/tools build/obj-wide build/series build/docs build/slides build/bundle build/libbpf-cache
 
+# Refuses while build/ holds the user's work: edits or new files in
+# build/linux, step-branch commits not refreshed into steps/, a stopped port.
 distclean:
-	@if [ -d build/linux/.git ] && [ -n "$$(git -C build/linux status --porcelain)" ]; then \
-		echo "error: build/linux has uncommitted edits; commit and 'make refresh STEP=NN', or remove build/ by hand" >&2; \
-		exit 1; \
-	fi
+	@sh kernel/tree.sh guard
 	rm -rf build

@@ -62,7 +62,8 @@ compat_version() {
 	local v=$1 b=$C/$1/build rc=0 build=- matrix=- s
 	mkdir -p "$b"
 	source_deb "$v" >/dev/null
-	rm -f "$b/apply.tsv"
+	# apply.tsv is kept: a step applied on an earlier run is not applied
+	# again, and its row still says how it went in
 	info "$v: applying the steps"
 	in_version "$v" sh "$TOP/kernel/tree.sh" apply >"$C/$v/apply.log" 2>&1 || rc=$?
 	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then

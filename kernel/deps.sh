@@ -82,6 +82,25 @@ fi
 echo "deps: missing: $missing"
 [ "${1:-}" = --check ] && exit 1
 
+# A pinned version the archive no longer has cannot be installed: name
+# both versions and the way to move the steps onto the archive's.  Before
+# apt-get update (not root) the lists may be empty; then only the update
+# can tell, and the check waits for it.
+check_pins_in_archive() {
+	local want p pin listed
+	for want in $missing; do
+		case $want in *=*) ;; *) continue ;; esac
+		p=${want%%=*} pin=${want#*=}
+		listed=$(apt-cache madison "$p" 2>/dev/null | awk '{ print $3 }')
+		[ -n "$listed" ] || [ "$1" = after-update ] || continue
+		printf '%s\n' "$listed" | grep -qxF "$pin" && continue
+		die "$p $pin, the version the steps are made on (kernel/versions), is not in this machine's archive, whose newest is $(printf '%s\n' "$listed" | head -1 | sed 's/^$/none at all/').
+  To port the steps onto it: make port BASE=$(printf '%s\n' "$listed" | sed -n '1p' | sed 's/^$/VERSION/')   (docs/compat.md walks through a port)
+  To see which versions the steps apply to: make compat"
+	done
+}
+
+check_pins_in_archive before-update
 if [ "$(id -u)" != 0 ]; then
 	echo "deps: installing needs root. Run this, then the make command again:" >&2
 	echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends --allow-downgrades $missing" >&2
@@ -90,18 +109,7 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 echo "deps: apt-get update"
 apt-get update -q >/dev/null
-
-# A pinned version the archive no longer has cannot be installed: name
-# both versions and the way to move the steps onto the archive's.
-for want in $missing; do
-	case $want in *=*) ;; *) continue ;; esac
-	p=${want%%=*} pin=${want#*=}
-	apt-cache madison "$p" | awk -v v="$pin" '$3 == v { found = 1 } END { exit !found }' && continue
-	newest=$(apt-cache madison "$p" | awk 'NR == 1 { print $3 }')
-	die "$p $pin, the version the steps are made on (kernel/versions), is not in this machine's archive, whose newest is ${newest:-none at all}.
-  To port the steps onto it: make port BASE=${newest:-VERSION}   (docs/compat.md walks through a port)
-  To see which versions the steps apply to: make compat"
-done
+check_pins_in_archive after-update
 
 echo "deps: installing with apt-get: $missing"
 # shellcheck disable=SC2086

@@ -140,7 +140,7 @@ pinned_version() {
 # installed_version PACKAGE: what dpkg has installed, or nothing.
 installed_version() {
 	dpkg-query -W -f '${db:Status-Abbrev} ${Version}\n' "$1" 2>/dev/null |
-		awk '$1 ~ /^ii/ { print $2 }'
+		awk '$1 ~ /^[ih]i/ { print $2 }'
 }
 
 # need_tools WHAT TOOL:PACKAGE...: stop before WHAT, naming every missing

@@ -31,8 +31,12 @@ P=$BUILD/port/$version
 PB=$P/build
 # BPFTOK_PORTS: where recorded ports go (the tests' scratch folder)
 ports=${BPFTOK_PORTS:-$TOP/kernel/ports}/$version
+case ${2:-} in
+--adopt | "") ;;
+*) die "usage: kernel/port.sh VERSION [--adopt]" ;;
+esac
 deb=
-[ -d "$PB/linux/.git" ] || deb=$(source_deb "$version")
+[ "${2:-}" = --adopt ] || [ -d "$PB/linux/.git" ] || deb=$(source_deb "$version")
 mkdir -p "$PB"
 
 in_port() {
@@ -50,12 +54,13 @@ write_port() {
 	for s in $(series_steps | tail -n +2); do
 		git -C "$linux" format-patch -q -1 --stdout --no-signature --zero-commit \
 			"step-$(step_id "$s")" >"$P/patches/$s.patch"
-		how=$(awk -F'\t' -v s="$s" '$1 == s { print $2 ($3 ~ /^kernel\/ports\// ? "+port" : "") }' "$PB/apply.tsv")
+		how=$(awk -F'\t' -v s="$s" -v p="${ports#"$TOP/"}/" '$1 == s { print $2 (index($3, p) == 1 ? "+port" : "") }' "$PB/apply.tsv")
 		case $how in
-		applies) rm -f "$ports/$s.patch" ;;
+		applies) rm -f "$ports/$s.patch" "$ports/$s.base" ;;
 		*)
 			mkdir -p "$ports"
 			cp "$P/patches/$s.patch" "$ports/$s.patch"
+			file_hash "$TOP/steps/$s/patch" >"$ports/$s.base"
 			recorded="$recorded $s"
 			;;
 		esac
@@ -87,11 +92,7 @@ adopt() {
 	info "next: make deps (installs $version), make distclean && make tree, make check; then commit"
 }
 
-case ${2:-} in
---adopt) adopt; exit 0 ;;
-"") ;;
-*) die "usage: kernel/port.sh VERSION [--adopt]" ;;
-esac
+[ "${2:-}" != --adopt ] || { adopt; exit 0; }
 
 info "porting the steps to linux-source-6.1 $version in ${PB#"$TOP/"}/linux"
 rc=0

@@ -6,6 +6,7 @@
 #   kernel/tree.sh checkout STEP  apply, then check out branch step-NN
 #   kernel/tree.sh refresh STEP   turn commits on step-NN back into its patch
 #   kernel/tree.sh mainline       extract build/linux-mainline (Debian's 6.12)
+#   kernel/tree.sh guard          fail if build/ holds work of the user's
 #
 # steps/ is the single source of truth.  A record of what each branch was
 # made from (patch hash and parent commit) lives in .git/bpftok-steps, so
@@ -42,7 +43,7 @@ extract_as_git() {
 	if [ -n "${KERNEL_DEB:-}" ]; then
 		version=$(check_deb "$KERNEL_DEB" "$package")
 	else
-		[ -f "$tarball" ] || die "$tarball not found; run 'make deps' (installs $package)"
+		[ -f "$tarball" ] || die "$tarball not found; run 'make deps' (installs $package), or if it is installed: apt-get install --reinstall $package=$(pinned_version "$package")"
 		check_tarball "$tarball" "$package"
 		version=$(installed_version "$package")
 	fi
@@ -86,7 +87,7 @@ check_tarball() {
 		die "$2 is ${have:-not installed} here, the steps are made on $pin (kernel/versions).
   To install $pin: make deps
   To port the steps onto ${have:-another version} instead: make port BASE=${have:-VERSION}"
-	want=$(awk -v f="${1#/}" '$2 == f { print $1 }' "/var/lib/dpkg/info/$2.md5sums" 2>/dev/null)
+	want=$(awk -v f="${1#/}" '$2 == f { print $1 }' "/var/lib/dpkg/info/$2.md5sums" 2>/dev/null || true)
 	[ -n "$want" ] || die "$1 is not the tarball the package $2 installed; the steps are made on /usr/src/$2.tar.xz (make deps installs it)"
 	sum=$(md5sum <"$1" | cut -d' ' -f1)
 	[ "$sum" = "$want" ] ||
@@ -156,6 +157,9 @@ ensure_clean() {
 	[ -z "$dirty" ] && return 0
 	printf '%s\n' "$dirty" | sed 's/^/    /' >&2
 	cur=$(git_linux symbolic-ref --short -q HEAD || echo "a detached HEAD")
+	[ -z "${BPFTOK_BASE:-}" ] || die "${LINUX#"$TOP/"} has uncommitted changes (above) on $cur; nothing was touched.
+  It is a make port or make compat tree: finish a resolution with git add -f and make port
+  BASE=$BPFTOK_BASE again, or remove the stray files (an editor's backups count too)."
 	die "build/linux has uncommitted changes (above) on $cur; nothing was touched.
   To keep them as part of a step: git -C build/linux commit -a, then make refresh STEP=NN
   To set them aside:             git -C build/linux stash
@@ -188,8 +192,13 @@ guard_user_commits() {
 }
 
 # The patch a step applies: a port's replacement, or the step's own.
+# A port records the hash of the step's patch it was made from (STEP.base):
+# after the step changes, the port is stale and must be made again.
 patch_of() {
 	if [ -n "${BPFTOK_PATCHES:-}" ] && [ -f "$BPFTOK_PATCHES/$1.patch" ]; then
+		[ "$(cat "$BPFTOK_PATCHES/$1.base" 2>/dev/null)" = "$(file_hash "$TOP/steps/$1/patch")" ] ||
+			die "${BPFTOK_PATCHES#"$TOP/"}/$1.patch was made from another steps/$1/patch than today's;
+  make it again: make port BASE=${BPFTOK_BASE:-VERSION}"
 		printf '%s\n' "$BPFTOK_PATCHES/$1.patch"
 	else
 		printf '%s\n' "$TOP/steps/$1/patch"
@@ -215,10 +224,16 @@ continue_stopped() {
 	local stopped=$LINUX/.git/bpftok-stopped step phash parent files
 	[ -f "$stopped" ] || return 0
 	read -r step phash parent <"$stopped"
+	if [ ! -d "$LINUX/.git/rebase-apply" ]; then
+		# the user ended that git am (--abort or --skip): start the step again
+		rm -f "$stopped"
+		info "$step: the stopped git am is gone; applying the step again"
+		return 0
+	fi
 	# the files git am -3 left conflicting, as apply.tsv names them
 	files=$(awk -F'\t' -v s="$step" '$1 == s { print $4 }' "$BUILD/apply.tsv" 2>/dev/null)
 	[ -z "$(git_linux diff --name-only --diff-filter=U)" ] &&
-		! (cd "$LINUX" && grep -l -E '^(<<<<<<<|=======|>>>>>>>)( |$)' $files 2>/dev/null) ||
+		! { [ -n "$files" ] && (cd "$LINUX" && grep -l -E '^(<<<<<<<|=======|>>>>>>>)( |$)' $files </dev/null 2>/dev/null); } ||
 		die "${LINUX#"$TOP/"}: $step still has conflicts in $files;
   resolve them there, git add the files, and run the same make port again"
 	git_linux am --continue >"$BUILD/am.log" 2>&1 || {
@@ -263,10 +278,10 @@ apply_step() {
 			status_line "$step" conflict "$patch" "${files:-?}"
 			if [ "$BPFTOK_3WAY" = stop ]; then
 				printf '%s %s %s\n' "$step" "$phash" "$parent" >"$LINUX/.git/bpftok-stopped"
-				return 3
+				exit 3
 			fi
 			git_linux am --abort >/dev/null 2>&1 || true
-			return 3
+			exit 3
 		fi
 	fi
 	status_line "$step" "$how" "$patch" ""
@@ -290,7 +305,7 @@ apply_all() {
 			git_linux rev-parse -q --verify "refs/heads/$(branch_of "$s")" >/dev/null ||
 				git_linux branch "$(branch_of "$s")" pristine
 		else
-			apply_step "$s" "$prev" || return 3
+			apply_step "$s" "$prev"	# exits 3 at a conflict (BPFTOK_3WAY)
 		fi
 		prev=$s
 	done
@@ -342,6 +357,22 @@ refresh_step() {
 	apply_all
 }
 
+# Before make distclean: nothing of the user's in build/linux (edits, new
+# files, commits not refreshed into steps/) or in a stopped make port.
+guard_all() {
+	local s d
+	if [ -d "$LINUX/.git" ]; then
+		ensure_clean
+		for s in $(series_steps); do
+			guard_user_commits "$s"
+		done
+	fi
+	for d in "$BUILD"/port/*/build/linux; do
+		[ ! -f "$d/.git/bpftok-stopped" ] ||
+			die "${d#"$TOP/"} holds a make port stopped at a conflict; finish it (make port BASE=...) or remove build/port/ by hand"
+	done
+}
+
 take_lock
 cmd=${1:-apply}
 case $cmd in
@@ -349,5 +380,6 @@ apply) apply_all ;;
 checkout) checkout_step "${2:-}" ;;
 refresh) refresh_step "${2:-}" ;;
 mainline) mainline_tree ;;
-*) die "usage: kernel/tree.sh apply | checkout STEP | refresh STEP | mainline" ;;
+guard) guard_all ;;
+*) die "usage: kernel/tree.sh apply | checkout STEP | refresh STEP | mainline | guard" ;;
 esac

@@ -34,16 +34,16 @@ debroot_tarball() {
 	info "mmdebstrap: a minimal Debian 12 root, $name${include:+ with ${include%,}} (about a minute)" >&2
 	if ! mmdebstrap --quiet --variant=minbase --mode=root --format=tar \
 		${include:+--include="${include%,}"} \
-		bookworm "$tar.new" \
+		bookworm "$tar.new.$$" \
 		"deb http://deb.debian.org/debian bookworm main" \
 		"deb http://deb.debian.org/debian bookworm-updates main" \
 		"deb http://deb.debian.org/debian-security bookworm-security main" \
 		>"$BUILD/debroot/$name.log" 2>&1; then
 		tail -20 "$BUILD/debroot/$name.log" >&2
-		rm -f "$tar.new"
+		rm -f "$tar.new.$$"
 		die "mmdebstrap failed (log above, all of it in build/debroot/$name.log)"
 	fi
-	mv "$tar.new" "$tar"
+	mv "$tar.new.$$" "$tar"
 	printf '%s\n' "$tar"
 }
 

@@ -28,7 +28,6 @@ smoke) what="make deps, step 00 and its demo, make docs and make slides" ;;
 esac
 [ "$(id -u)" = 0 ] || die "make fresh needs root: mmdebstrap --mode=root and chroot"
 need_tools "make fresh" mmdebstrap:mmdebstrap unshare:util-linux git:git
-take_lock
 
 FRESH=$BUILD/fresh
 # one root and one .deb cache per mode: make fresh may run beside a check
@@ -36,6 +35,10 @@ root=$FRESH/root-$mode
 log=$FRESH/$mode.log
 apt=$FRESH/apt-$mode
 mkdir -p "$apt"
+# its own lock, not the checkout's: the root shares nothing with build/
+# but ccache, so make fresh may run beside make check, not beside itself
+exec 8>"$FRESH/$mode.lock"
+flock -n 8 || die "another make fresh ($mode) is running in $TOP; wait for it to finish"
 need_space 8000 "a fresh Debian root with a kernel tree and its builds"
 
 tarball=$(debroot_tarball bookworm-make make)

@@ -21,9 +21,16 @@ expect_fail "deps --check: the installed version is not the pin" \
 	"is $pin here; the steps are made on 6.1.999-1" env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/deps.sh" --check
 expect_fail "deps --check: the pinned package=version is missing" "missing: linux-source-6.1=6.1.999-1" \
 	env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/deps.sh" --check
+expect_fail "without root: a pin the archive lacks is named, not put in a sudo line" \
+	"6.1.999-1, the version the steps are made on" as_nobody_deps BPFTOK_VERSIONS="$fake"
+# a pin that is in the archive but not installed: the sudo line has package=version
+other=$(apt-cache madison linux-source-6.1 | awk -v p="$pin" '$3 != p { print $3; exit }')
+sed "s/^linux-source-6.1\t.*/linux-source-6.1\t$other/" "$TOP/kernel/versions" >"$fake.other"
+chmod 644 "$fake.other"
 expect_fail "without root: the sudo line installs package=version" \
-	"apt-get install -y --no-install-recommends --allow-downgrades linux-source-6.1=6.1.999-1" \
-	as_nobody_deps BPFTOK_VERSIONS="$fake"
+	"apt-get install -y --no-install-recommends --allow-downgrades linux-source-6.1=$other" \
+	as_nobody_deps BPFTOK_VERSIONS="$fake.other"
+rm -f "$fake.other"
 if [ "$(id -u)" = 0 ]; then
 	# apt-get update, then the archive lookup (nothing is installed)
 	expect_fail "deps: a pin the archive lacks names both versions" "6.1.999-1, the version the steps are made on" \

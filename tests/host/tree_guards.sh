@@ -26,6 +26,10 @@ restore
 # 2. a new untracked file
 echo "int x;" >"$LINUX/bpftok-untracked-test.c"
 expect_fail "an untracked file counts as an edit" "bpftok-untracked-test.c" sh "$TOP/kernel/tree.sh" apply
+# make distclean's guard (run directly: a guard that let it through would
+# delete build/ in the middle of the tests)
+expect_fail "make distclean's guard sees a file Debian's .gitignore hides" "bpftok-untracked-test.c" \
+	sh "$TOP/kernel/tree.sh" guard
 check "the untracked file is still there" [ -f "$LINUX/bpftok-untracked-test.c" ]
 restore
 
@@ -38,9 +42,13 @@ echo "/* committed by a learner */" >>"$LINUX/$file"
 git_linux commit -q -a -m "learner's commit"
 mine=$(git_linux rev-parse HEAD)
 expect_fail "a commit on $sbranch stops tree.sh" "make refresh STEP=$(step_id "$step")" sh "$TOP/kernel/tree.sh" apply
+git_linux checkout -q --detach "$orig"
+expect_fail "make distclean's guard sees the commit steps/ lacks" "make refresh STEP=$(step_id "$step")" \
+	sh "$TOP/kernel/tree.sh" guard
 check "the commit is still on $sbranch" [ "$(git_linux rev-parse "$sbranch")" = "$mine" ]
 git_linux checkout -q --detach "$orig"
 git_linux branch -f "$sbranch" "$orig"
 git_linux checkout -q "$branch"
 check "tree.sh is happy again" sh "$TOP/kernel/tree.sh" apply
+check "... and so is make distclean's guard" sh "$TOP/kernel/tree.sh" guard
 done_testing
