@@ -18,7 +18,8 @@
 #     step's expectations (the demos are the canonical build's binaries:
 #     the UAPI they use is the series', on every base).
 #
-# build/report/compat.tsv, one row per version and step:
+# build/report/compat.tsv, one row per version and step, for every
+# version measured so far (make compat BASES=... refreshes only those):
 #   version step apply patch conflicts build matrix
 # apply: applies | 3-way | conflict | not-reached; patch: the file used;
 # conflicts: the files git am -3 could not merge; build and matrix on the
@@ -98,12 +99,16 @@ compat_version() {
 		$7 != "-" { printf "build %s, %s", $6, $7 }' "$C/$v/rows.tsv")"
 }
 
-out=$BUILD/report/compat.tsv
-printf 'version\tstep\tapply\tpatch\tconflicts\tbuild\tmatrix\n' >"$out.new"
 for v in $versions; do
 	need_space 4000 "the tree and build of linux-source-6.1 $v"
 	compat_version "$v"
-	cat "$C/$v/rows.tsv" >>"$out.new"
+done
+# The report has every version measured so far, in the archive's order
+# (newest first), so checking some versions again keeps the others' rows.
+out=$BUILD/report/compat.tsv
+printf 'version\tstep\tapply\tpatch\tconflicts\tbuild\tmatrix\n' >"$out.new"
+for v in $(apt-cache madison linux-source-6.1 | awk '{ print $3 }') $versions; do
+	[ -f "$C/$v/rows.tsv" ] && ! grep -q "^$v	" "$out.new" && cat "$C/$v/rows.tsv" >>"$out.new"
 done
 mv "$out.new" "$out"
 info "compat: ${out#"$TOP/"}"
