@@ -30,15 +30,6 @@ wait_for_qemu() {
 	return 1
 }
 
-# gone_within SECONDS PID: the process has exited by then
-gone_within() {
-	for _ in $(seq $(($1 * 10))); do
-		kill -0 "$2" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # interrupt WHOM: start ./bpftoken matrix in a process group of its own,
 # with SIGINT handled as in a terminal (a background job of a script
 # starts with it ignored); once QEMU runs, SIGINT to the runner (WHOM=

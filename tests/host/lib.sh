@@ -32,6 +32,15 @@ expect_fail() {
 	fi
 }
 
+# gone_within SECONDS PID: the process has exited by then
+gone_within() {
+	for _ in $(seq $(($1 * 10))); do
+		kill -0 "$2" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 done_testing() {
 	[ "$fails" -eq 0 ]
 }

@@ -56,15 +56,6 @@ qemu_started() {
 	wait_for_qemu >/dev/null
 }
 
-# gone_within SECONDS PID: the process has exited by then
-gone_within() {
-	for _ in $(seq $(($1 * 10))); do
-		kill -0 "$2" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # Ctrl-C while QEMU runs: the trap must take QEMU down with the runner.
 # A background job of a script starts with SIGINT ignored (and then no
 # trap can catch it); env --default-signal gives the runner what a
