@@ -41,6 +41,18 @@ const struct bpf_insn demo_return_one[DEMO_RETURN_ONE_LEN] = {
 	{ .code = BPF_JMP | BPF_EXIT },
 };
 
+int demo_prog_info(int prog_fd, struct bpf_prog_info *info)
+{
+	union bpf_attr attr;
+
+	memset(info, 0, sizeof(*info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = prog_fd;
+	attr.info.info_len = sizeof(*info);
+	attr.info.info = (uintptr_t)info;
+	return demo_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+}
+
 /* a token's fdinfo says what it allows, one "allowed_...:\t..." line each */
 int demo_fdinfo_has_line(int fd, const char *line)
 {

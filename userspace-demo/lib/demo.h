@@ -253,6 +253,10 @@ extern const struct bpf_insn demo_return_one[DEMO_RETURN_ONE_LEN];
  */
 int demo_fdinfo_has_line(int fd, const char *line);
 
+/* BPF_OBJ_GET_INFO_BY_FD on a program fd into *info: 0 or -errno */
+struct bpf_prog_info;
+int demo_prog_info(int prog_fd, struct bpf_prog_info *info);
+
 /*
  * BPF_TOKEN_CREATE as the series defines it (command 36, attr
  * token_create = { u32 flags; u32 bpffs_path_fd; u64 bpffs_pathname; }),

@@ -37,7 +37,6 @@ static const struct demo_delegation maps_and_xdp = {
 static int close_token_then_unload(int mnt_fd, void *arg)
 {
 	struct bpf_prog_info info;
-	union bpf_attr attr;
 	int token_fd, prog_fd, err;
 
 	(void)arg;
@@ -48,12 +47,7 @@ static int close_token_then_unload(int mnt_fd, void *arg)
 	close(token_fd);
 	if (prog_fd < 0)
 		return prog_fd;
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (uintptr_t)&info;
-	err = demo_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+	err = demo_prog_info(prog_fd, &info);
 	close(prog_fd);
 	return err;
 }
