@@ -6,8 +6,9 @@
 #   vm/mkinitramfs.sh --mainline DEMO-BINARY...
 #
 # --mainline writes build/initramfs-mainline.cpio.gz instead, for the
-# demos built against upstream's final headers, without the series'
-# selftest (it is written against v6's UAPI).
+# demos built against upstream's final headers, with the selftests built
+# from the 6.12 tree (build/out/mainline/selftests) instead of the
+# series' (written against v6's UAPI).
 #
 # The archive is written with the kernel tree's own usr/gen_init_cpio, which
 # can create /dev/console without root (the kernel opens it for /init's
@@ -20,12 +21,12 @@ BUSYBOX=${BUSYBOX:-/bin/busybox}
 ! readelf -l "$BUSYBOX" | grep -q 'program interpreter' ||
 	die "$BUSYBOX is not static; run 'make deps' (busybox-static, not busybox)"
 out=$BUILD/initramfs.cpio.gz
-selftests_from=$OUT
+selftests_from=steps
 tree=$LINUX
 if [ "${1:-}" = --mainline ]; then
 	shift
 	out=$BUILD/initramfs-mainline.cpio.gz
-	selftests_from=
+	selftests_from=mainline
 	tree=$MAINLINE_LINUX
 fi
 [ -d "$tree" ] || die "${tree#"$TOP/"} is missing; run 'make tree' (or 'make build-mainline')"
@@ -51,11 +52,16 @@ list=$out.list	# one per flavour: make -j builds both at once
 		echo "file /demos/$(basename "$demo") $demo 0755 0 0"
 	done
 	# the kernel tree's own selftests, from the newest step that has them
+	# (or from the mainline build)
 	selftests=
-	for s in ${selftests_from:+$(series_steps)}; do
-		d=$OUT/step-$(step_id "$s")/selftests
-		[ -d "$d" ] && selftests=$d
-	done
+	if [ "$selftests_from" = mainline ]; then
+		[ -d "$OUT/mainline/selftests" ] && selftests=$OUT/mainline/selftests
+	else
+		for s in $(series_steps); do
+			d=$OUT/step-$(step_id "$s")/selftests
+			[ -d "$d" ] && selftests=$d
+		done
+	fi
 	for t in ${selftests:+"$selftests"/*}; do
 		echo "file /selftests/$(basename "$t") $t 0755 0 0"
 	done
