@@ -1,26 +1,39 @@
 # The demo VM's console, read: the one parser behind vm/run and the
-# workshop bundle's bpftoken.  POSIX awk (no gawk extensions).
+# workshop bundle's bpftoken, and the only place a verdict is computed.
+# POSIX awk (no gawk extensions).
 #
 #   awk -v specs='DEMO[:PATTERN] ...' -v selftests='T ...' \
-#       -v counts='DEMO=N ...' -v results=FILE -v problems=FILE \
-#       -v verdict=FILE -f vm/parse.awk CONSOLE-LOG
+#       -v counts='DEMO=N ...' -v status=QEMU-STATUS -v timeout=SECONDS \
+#       -v qemu_log=FILE -v disk_free_kb=N \
+#       -v results=FILE -v problems=FILE -v verdict=FILE \
+#       -f vm/parse.awk CONSOLE-LOG
 #
 # The log is the serial console with CR already removed.  /init prints
 #   BPFTOK-BEGIN step=ID
-#   BPFTOK-DEMO-BEGIN DEMO ... KTAP, "# result CASE GOT expected WANT" ...
+#   BPFTOK-DEMO-BEGIN DEMO
+#     KTAP from lib/cases.c, one line per case with its result:
+#     1..N
+#     ok 1 CASE # got=RESULT want=RESULT
+#     not ok 2 CASE # got=RESULT want=RESULT
 #   BPFTOK-DEMO-END DEMO exit=N        (exit=missing: not in the initramfs)
 #   BPFTOK-SELFTEST-BEGIN T ... KTAP ... BPFTOK-SELFTEST-END T exit=N
 #   BPFTOK-END
 # in the order it was asked (specs, then selftests).
 #
+# What the runner knew outside the console: status is QEMU's exit status
+# (124: the runner stopped it at the timeout), qemu_log holds what QEMU
+# itself printed, disk_free_kb the space left where the log was written.
+# Each may be left empty.
+#
 # Writes:
 #   stdout    the KTAP the guest printed (BPFTOK-BEGIN..END, markers left out)
 #   results   one row per case: demo case got expected verdict (pass|fail)
-#   problems  one line per reason the run cannot be trusted: a kernel
-#             report, a missing BPFTOK-END, a demo without an end marker,
-#             a case count that is not the plan (or, for a demo asked for
-#             whole, not its count in `counts`, what its --list printed),
-#             a selftest that did not pass
+#   problems  one line per reason the run cannot be trusted: a timeout,
+#             QEMU failing, a full disk, a kernel report, a missing
+#             BPFTOK-END, a demo without an end marker, a case line
+#             without a result, a case count that is not the plan (or,
+#             for a demo asked for whole, not its count in `counts`,
+#             what its --list printed), a selftest that did not pass
 #   verdict   "PASSED FAILED" (result rows), then one line per failing case
 #
 # A result row is kept even when its demo has a problem: the caller
@@ -94,9 +107,21 @@ cur == "" { next }
 	else
 		plan[cur] = p
 }
-cur !~ /^s/ && /^# result / { got[cur]++ }
-cur !~ /^s/ && $1 == "#" && $2 == "result" {
-	rows[cur] = rows[cur] sprintf("%s\t%s\t%s\t%s\t%s\n", demo[cur], $3, $4, $6, ($4 == $6 ? "pass" : "fail"))
+# a demo's case: "ok N CASE # got=X want=Y"; the verdict is got == want,
+# and the ok/not ok in front must agree with it
+cur !~ /^s/ && /^(not )?ok [0-9]/ {
+	got[cur]++
+	name = ($1 == "ok") ? $3 : $4
+	g = field_of($0, "got")
+	w = field_of($0, "want")
+	if (g == "" || w == "") {
+		note(cur, demo[cur] " " name ": no result on its line: " $0)
+		next
+	}
+	v = (g == w) ? "pass" : "fail"
+	if ((v == "pass") != ($1 == "ok"))
+		note(cur, demo[cur] " " name ": the line says '" $1 "' but got=" g " want=" w)
+	rows[cur] = rows[cur] sprintf("%s\t%s\t%s\t%s\t%s\n", demo[cur], name, g, w, v)
 }
 cur ~ /^s/ && /^(not )?ok [0-9]/ { got[cur]++ }
 cur ~ /^s/ && /^ok [0-9]/ {
@@ -110,6 +135,34 @@ function problem(msg) {
 	print msg >problems
 }
 
+# note(SECTION, MSG): a problem found inside a section, kept in order
+function note(sec, msg) {
+	notes[sec] = notes[sec] msg "\n"
+}
+
+# field_of(LINE, KEY): VALUE of the first " KEY=VALUE" after the " # "
+function field_of(line, key,    rest, at) {
+	at = index(line, " # ")
+	if (at == 0)
+		return ""
+	rest = " " substr(line, at + 3) " "
+	at = index(rest, " " key "=")
+	if (at == 0)
+		return ""
+	rest = substr(rest, at + length(key) + 2)
+	return substr(rest, 1, index(rest, " ") - 1)
+}
+
+# the first three lines QEMU printed, on one line
+function qemu_said(    line, n, said) {
+	said = ""
+	while (n < 3 && qemu_log != "" && (getline line <qemu_log) > 0) {
+		said = said (n ? " | " : "") line
+		n++
+	}
+	return said
+}
+
 function exit_of(line) {
 	return substr(line, index(line, "exit=") + 5)
 }
@@ -117,6 +170,14 @@ function exit_of(line) {
 END {
 	printf "" >problems
 	printf "" >results
+	if (status == 124)
+		problem("timeout: the VM did not finish within " timeout "s (VM_TIMEOUT=s allows more)")
+	else if (status != "" && status != 0)
+		problem("QEMU exited with status " status ": " qemu_said())
+	# a disk that filled up cuts the console log short: say so first, the
+	# missing markers below are only its consequence
+	if (disk_free_kb != "" && disk_free_kb < 1024)
+		problem("the disk holding the console log is full (" disk_free_kb " kB free), so the log is cut short; free some space and run again")
 	for (i = 1; i <= npat; i++)
 		if (i in report)
 			problem("kernel report '" pat[i] "': " report[i])
@@ -132,6 +193,7 @@ END {
 		}
 		if (exit_of(endline[i]) == "missing")
 			problem(d ": not in the initramfs (make initramfs)")
+		printf "%s", notes[i] >problems
 		g = got[i] + 0
 		if (!(i in plan) || plan[i] == "" || plan[i] != g)
 			problem(d ": " g " case result(s) for a plan of " ((i in plan) && plan[i] != "" ? plan[i] : "nothing"))

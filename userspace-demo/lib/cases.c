@@ -101,6 +101,59 @@ static int run_case_isolated(const struct demo_case *c)
 	return demo_wait_result(pid);
 }
 
+/*
+ * One KTAP line per case, carrying what the case returned and what the
+ * running step's kernel should return:
+ *   ok 3 map.token_and_cap # got=ok want=ok
+ *   not ok 4 map.token_only # got=EPERM want=ok
+ * vm/parse.awk reads the matrix from these lines: keep the format.
+ */
+static void report_case(const char *name, int result, int expected)
+{
+	char got[32];
+
+	/* demo_result_name() answers in one static buffer: copy the first */
+	snprintf(got, sizeof(got), "%s", demo_result_name(result));
+	ksft_test_result(result == expected, "%s # got=%s want=%s\n",
+			 name, got, demo_result_name(expected));
+}
+
+/*
+ * The sysctls a case may change.  The harness reads them before the first
+ * case and writes back whatever a case left changed, even a case killed
+ * half-way, so every case starts from the VM's defaults.
+ */
+static const char *const guarded_sysctls[] = {
+	UNPRIV_BPF_SYSCTL,	/* demo_set_unpriv_bpf_disabled() */
+	USERNS_LIMIT_SYSCTL,	/* demo_leak_rounds() */
+};
+
+struct saved_sysctl {
+	int value;
+	bool saved;
+};
+
+static void save_sysctls(struct saved_sysctl *saved)
+{
+	for (size_t i = 0; i < DEMO_ARRAY_SIZE(guarded_sysctls); i++)
+		saved[i].saved = demo_read_int(guarded_sysctls[i], &saved[i].value) == 0;
+}
+
+static void restore_sysctls(const struct saved_sysctl *saved)
+{
+	char text[16];
+	int now;
+
+	for (size_t i = 0; i < DEMO_ARRAY_SIZE(guarded_sysctls); i++) {
+		if (!saved[i].saved || demo_read_int(guarded_sysctls[i], &now) ||
+		    now == saved[i].value)
+			continue;
+		snprintf(text, sizeof(text), "%d", saved[i].value);
+		if (demo_write_file(guarded_sysctls[i], text))
+			demo_note("could not restore %s to %s", guarded_sysctls[i], text);
+	}
+}
+
 static bool selected(const char *name, int argc, char **argv)
 {
 	if (argc == 0)
@@ -123,8 +176,8 @@ static void usage(const char *prog, const struct demo_case *cases, int n_cases)
 int demo_main(int argc, char **argv, const struct demo_case *cases, int n_cases)
 {
 	const char *step = getenv("BPFTOK_STEP");
-	int n_selected = 0, unpriv_bpf_disabled = 0;
-	bool have_sysctl;
+	struct saved_sysctl sysctls[DEMO_ARRAY_SIZE(guarded_sysctls)];
+	int n_selected = 0;
 
 	if (argc > 1 && strcmp(argv[1], "--list") == 0) {
 		for (int i = 0; i < n_cases; i++)
@@ -149,10 +202,7 @@ int demo_main(int argc, char **argv, const struct demo_case *cases, int n_cases)
 		return 2;
 	}
 
-	/* a case killed between demo_set_unpriv_bpf_disabled() calls must
-	 * not leave unprivileged BPF enabled for the cases after it
-	 */
-	have_sysctl = demo_read_int(UNPRIV_BPF_SYSCTL, &unpriv_bpf_disabled) == 0;
+	save_sysctls(sysctls);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
 	ksft_set_plan(n_selected);
@@ -167,12 +217,8 @@ int demo_main(int argc, char **argv, const struct demo_case *cases, int n_cases)
 			continue;
 		}
 		result = run_case_isolated(c);
-		if (have_sysctl)
-			demo_set_unpriv_bpf_disabled(unpriv_bpf_disabled);
-		/* parsed by vm/run into the matrix: keep the format */
-		printf("# result %s %s", c->name, demo_result_name(result));
-		printf(" expected %s\n", demo_result_name(expected));
-		ksft_test_result(result == expected, "%s\n", c->name);
+		restore_sysctls(sysctls);
+		report_case(c->name, result, expected);
 	}
 	ksft_finished();
 	return 0;

@@ -233,6 +233,8 @@ int demo_as_unprivileged(int (*fn)(void));
  */
 int demo_set_unpriv_bpf_disabled(int value);
 #define UNPRIV_BPF_SYSCTL "/proc/sys/kernel/unprivileged_bpf_disabled"
+/* user.max_user_namespaces: the demos' leak checks lower it for a while */
+#define USERNS_LIMIT_SYSCTL "/proc/sys/user/max_user_namespaces"
 
 /* ---- raw bpf() ---- */
 
