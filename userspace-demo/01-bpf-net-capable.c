@@ -17,7 +17,6 @@
 
 #include "demo.h"
 
-#define CGROUP_ROOT "/sys/fs/cgroup"
 
 static int drop_net_admin(void)
 {
@@ -65,7 +64,7 @@ static int prog_query_sys_admin(void)
 	union bpf_attr attr;
 	int cg_fd, err;
 
-	cg_fd = open(CGROUP_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cg_fd = open(DEMO_CGROUP_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cg_fd < 0)
 		return -DEMO_SETUP_FAILED;
 	err = drop_net_admin();
@@ -88,27 +87,15 @@ static int prog_query_sys_admin(void)
  */
 static int prog_cgroup_skb_attach_sys_admin(void)
 {
-	union bpf_attr attr;
-	int cg_fd, prog_fd, err;
+	int prog_fd, err;
 
 	prog_fd = demo_prog_load_simple(BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_INGRESS,
 					demo_return_one, DEMO_RETURN_ONE_LEN);
 	if (prog_fd < 0)
 		return -DEMO_SETUP_FAILED;
-	cg_fd = open(CGROUP_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (cg_fd < 0)
-		return -DEMO_SETUP_FAILED;
 	err = drop_net_admin();
-	if (!err) {
-		memset(&attr, 0, sizeof(attr));
-		attr.target_fd = cg_fd;
-		attr.attach_bpf_fd = prog_fd;
-		attr.attach_type = BPF_CGROUP_INET_INGRESS;
-		err = demo_bpf(BPF_PROG_ATTACH, &attr, sizeof(attr));
-		if (!err)
-			demo_bpf(BPF_PROG_DETACH, &attr, sizeof(attr));
-	}
-	close(cg_fd);
+	if (!err)
+		err = demo_cgroup_attach_root(prog_fd, BPF_CGROUP_INET_INGRESS);
 	close(prog_fd);
 	return err;
 }

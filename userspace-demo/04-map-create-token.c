@@ -159,38 +159,26 @@ static int stack_no_token_unpriv_bpf(void)
 }
 
 /*
- * The token must not outlive its users.  A token pins the user namespace
- * that owns its BPF FS (get_user_ns() at creation), so a reference that
- * map_create() forgets to put keeps a whole user namespace alive.  With
- * user.max_user_namespaces lowered to a few, such a leak shows up as
- * ENOSPC from unshare(CLONE_NEWUSER) within a few container runs.
+ * The token must not outlive its users: a map created with a token must
+ * not keep the token, or the user namespace it pins, alive.  Twelve
+ * container runs under a lowered user.max_user_namespaces
+ * (demo_leak_rounds()): one forgotten reference per run exhausts the
+ * limit and a later run fails with ENOSPC.
  */
-#define USERNS_LIMIT_SYSCTL "/proc/sys/user/max_user_namespaces"
-#define USERNS_LIMIT 4
-#define ROUNDS 12
+#define LEAK_ROUNDS 12
+
+static int one_token_map(const void *arg)
+{
+	return run(arg);
+}
 
 static int token_released(void)
 {
 	static const struct map_case c = {
 		MAP_CREATE_CMD, STACK_MAPS, BPF_MAP_TYPE_STACK, WITH_TOKEN, true
 	};
-	char limit[16];
-	int old, err = 0;
 
-	if (demo_read_int(USERNS_LIMIT_SYSCTL, &old))
-		return -DEMO_SETUP_FAILED;
-	snprintf(limit, sizeof(limit), "%d", USERNS_LIMIT);
-	if (demo_write_file(USERNS_LIMIT_SYSCTL, limit))
-		return -DEMO_SETUP_FAILED;
-	for (int round = 0; round < ROUNDS && !err; round++) {
-		err = run(&c);
-		usleep(50 * 1000);	/* namespaces are freed from a workqueue */
-		if (err)
-			demo_note("round %d: %s", round, demo_result_name(err));
-	}
-	snprintf(limit, sizeof(limit), "%d", old);
-	demo_write_file(USERNS_LIMIT_SYSCTL, limit);
-	return err;
+	return demo_leak_rounds(LEAK_ROUNDS, one_token_map, &c);
 }
 
 /*

@@ -31,42 +31,6 @@ struct prog_case {
 static const int all_caps[] = { CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN };
 static const int net_caps[] = { CAP_NET_ADMIN, CAP_SYS_ADMIN };
 
-static int prog_load(const struct prog_case *c, int token_fd)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = c->type;
-	attr.expected_attach_type = c->attach;
-	attr.insns = (uintptr_t)demo_return_one;
-	attr.insn_cnt = DEMO_RETURN_ONE_LEN;
-	attr.license = (uintptr_t)"GPL";
-	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
-	return demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
-}
-
-/*
- * CGROUP_SKB programs are checked at attach time, against the token the
- * program was loaded with - even after the token fd is gone.
- */
-static int attach_to_root_cgroup(int prog_fd)
-{
-	union bpf_attr attr;
-	int cg_fd, err;
-
-	cg_fd = open("/sys/fs/cgroup", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (cg_fd < 0)
-		return -DEMO_SETUP_FAILED;
-	memset(&attr, 0, sizeof(attr));
-	attr.target_fd = cg_fd;
-	attr.attach_bpf_fd = prog_fd;
-	attr.attach_type = BPF_CGROUP_INET_INGRESS;
-	err = demo_bpf(BPF_PROG_ATTACH, &attr, sizeof(attr));
-	if (!err)
-		demo_bpf(BPF_PROG_DETACH, &attr, sizeof(attr));
-	close(cg_fd);
-	return err;
-}
 
 static int in_container(int mnt_fd, void *arg)
 {
@@ -86,13 +50,18 @@ static int in_container(int mnt_fd, void *arg)
 		err = demo_caps_drop(c->drop, c->n_drop);
 	if (err)
 		return err;
-	prog_fd = prog_load(c, token_fd);
+	prog_fd = demo_prog_load_token(c->type, c->attach, demo_return_one,
+				       DEMO_RETURN_ONE_LEN, token_fd);
 	if (c->token != CLOSED_FD && token_fd > 0)
 		close(token_fd);
 	if (prog_fd < 0)
 		return prog_fd;
+	/*
+	 * CGROUP_SKB programs are checked at attach time, against the token
+	 * the program was loaded with - even after the token fd is gone.
+	 */
 	if (c->attach_after_close)
-		err = attach_to_root_cgroup(prog_fd);
+		err = demo_cgroup_attach_root(prog_fd, BPF_CGROUP_INET_INGRESS);
 	close(prog_fd);
 	return err;
 }
@@ -149,36 +118,22 @@ static int cgroup_skb_attach_after_close(void)
  * (here: a token but no CAP_NET_ADMIN for an XDP program) has to drop
  * it on the way out.  A reference left behind pins the token and the
  * user namespace it holds, and the result would not even change: EPERM
- * either way.  What does change is that namespace's count: with
- * user.max_user_namespaces lowered to a few, a leak turns a later
- * round's unshare(CLONE_NEWUSER) into ENOSPC.
+ * either way.  What does change is that namespace's count: under
+ * demo_leak_rounds()'s lowered user.max_user_namespaces, a leak turns a
+ * later round's unshare(CLONE_NEWUSER) into ENOSPC.
  */
-#define USERNS_LIMIT_SYSCTL "/proc/sys/user/max_user_namespaces"
-#define USERNS_LIMIT 4
-#define ROUNDS 12
+#define LEAK_ROUNDS 12
+
+static int one_refused_load(const void *arg)
+{
+	return run_xdp(arg);
+}
 
 static int refused_token_released(void)
 {
 	static const struct prog_case c = { XDP, .token = WITH_TOKEN, DROP(net_caps) };
-	char limit[16];
-	int old, err = 0;
 
-	if (demo_read_int(USERNS_LIMIT_SYSCTL, &old))
-		return -DEMO_SETUP_FAILED;
-	snprintf(limit, sizeof(limit), "%d", USERNS_LIMIT);
-	if (demo_write_file(USERNS_LIMIT_SYSCTL, limit))
-		return -DEMO_SETUP_FAILED;
-	for (int round = 0; round < ROUNDS; round++) {
-		err = run_xdp(&c);
-		usleep(50 * 1000);	/* namespaces are freed from a workqueue */
-		if (err == -ENOSPC) {
-			demo_note("round %d: %s", round, demo_result_name(err));
-			break;
-		}
-	}
-	snprintf(limit, sizeof(limit), "%d", old);
-	demo_write_file(USERNS_LIMIT_SYSCTL, limit);
-	return err;
+	return demo_leak_rounds(LEAK_ROUNDS, one_refused_load, &c);
 }
 
 /*

@@ -40,16 +40,8 @@ struct helper_case {
 
 static int xdp_load(const struct helper_case *c, int token_fd)
 {
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_XDP;
-	attr.expected_attach_type = BPF_XDP;
-	attr.insns = (uintptr_t)c->insns;
-	attr.insn_cnt = c->insn_cnt;
-	attr.license = (uintptr_t)"GPL";
-	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
-	return demo_close_result(demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr)));
+	return demo_close_result(demo_prog_load_token(BPF_PROG_TYPE_XDP, BPF_XDP, c->insns,
+						      c->insn_cnt, token_fd));
 }
 
 static int in_container(int mnt_fd, void *arg)
@@ -107,15 +99,8 @@ static int init_ns_root(void)
  */
 static int socket_filter_load(const struct bpf_insn *insns, unsigned int insn_cnt, int token_fd)
 {
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (uintptr_t)insns;
-	attr.insn_cnt = insn_cnt;
-	attr.license = (uintptr_t)"GPL";
-	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
-	return demo_close_result(demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr)));
+	return demo_close_result(demo_prog_load_token(BPF_PROG_TYPE_SOCKET_FILTER, 0, insns,
+						      insn_cnt, token_fd));
 }
 
 static int xdp_jiffies64_no_token(void)

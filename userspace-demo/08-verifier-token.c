@@ -48,16 +48,8 @@ struct verifier_case {
 
 static int xdp_load(const struct verifier_case *c, int token_fd)
 {
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_XDP;
-	attr.expected_attach_type = BPF_XDP;
-	attr.insns = (uintptr_t)c->insns;
-	attr.insn_cnt = c->insn_cnt;
-	attr.license = (uintptr_t)"GPL";
-	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
-	return demo_close_result(demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr)));
+	return demo_close_result(demo_prog_load_token(BPF_PROG_TYPE_XDP, BPF_XDP, c->insns,
+						      c->insn_cnt, token_fd));
 }
 
 static int in_container(int mnt_fd, void *arg)

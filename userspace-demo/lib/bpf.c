@@ -72,18 +72,56 @@ int demo_fdinfo_has_line(int fd, const char *line)
 	return err;
 }
 
+static void prog_load_attr(union bpf_attr *attr, enum bpf_prog_type type,
+			   enum bpf_attach_type expected,
+			   const struct bpf_insn *insns, uint32_t insn_cnt)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->prog_type = type;
+	attr->expected_attach_type = expected;
+	attr->insns = (uintptr_t)insns;
+	attr->insn_cnt = insn_cnt;
+	attr->license = (uintptr_t)"GPL";
+}
+
 int demo_prog_load_simple(enum bpf_prog_type type, enum bpf_attach_type expected,
 			  const struct bpf_insn *insns, uint32_t insn_cnt)
 {
 	union bpf_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = type;
-	attr.expected_attach_type = expected;
-	attr.insns = (uintptr_t)insns;
-	attr.insn_cnt = insn_cnt;
-	attr.license = (uintptr_t)"GPL";
+	prog_load_attr(&attr, type, expected, insns, insn_cnt);
 	return demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
+#if DEMO_HAS_PROG_TOKEN
+int demo_prog_load_token(enum bpf_prog_type type, enum bpf_attach_type expected,
+			 const struct bpf_insn *insns, uint32_t insn_cnt, int token_fd)
+{
+	union bpf_attr attr;
+
+	prog_load_attr(&attr, type, expected, insns, insn_cnt);
+	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
+	return demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+#endif
+
+int demo_cgroup_attach_root(int prog_fd, enum bpf_attach_type type)
+{
+	union bpf_attr attr;
+	int cg_fd, err;
+
+	cg_fd = open(DEMO_CGROUP_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cg_fd < 0)
+		return -DEMO_SETUP_FAILED;
+	memset(&attr, 0, sizeof(attr));
+	attr.target_fd = cg_fd;
+	attr.attach_bpf_fd = prog_fd;
+	attr.attach_type = type;
+	err = demo_bpf(BPF_PROG_ATTACH, &attr, sizeof(attr));
+	if (!err)
+		demo_bpf(BPF_PROG_DETACH, &attr, sizeof(attr));
+	close(cg_fd);
+	return err;
 }
 
 /*

@@ -47,6 +47,9 @@
 #ifndef DEMO_MAINLINE
 #define DEMO_MAINLINE 0
 #endif
+#ifndef DEMO_HAS_PROG_TOKEN
+#define DEMO_HAS_PROG_TOKEN 0
+#endif
 
 /*
  * attr.<cmd>_token_fd = fd, and on mainline BPF_F_TOKEN_FD in the
@@ -215,6 +218,23 @@ int demo_fd_from_container(const struct demo_delegation *d, enum demo_fd_out wha
 	.attachs = 1ULL << BPF_XDP,					\
 })
 
+/* ---- reference leaks (leak.c) ---- */
+
+/*
+ * Run round(arg) that many times with user.max_user_namespaces lowered to
+ * DEMO_USERNS_LIMIT.  A token pins its BPF FS's user namespace, so a
+ * reference some path forgets to put keeps a namespace alive, and within
+ * a few rounds unshare(CLONE_NEWUSER) fails with ENOSPC.  A round that
+ * meets ENOSPC is retried for up to a second (namespaces are freed from a
+ * workqueue).  Every round should return the same; the first that does
+ * not stops the loop and its result is returned (ENOSPC for a leak),
+ * otherwise the common result.  The harness restores the limit after the
+ * case, even one that dies half-way.
+ */
+#define USERNS_LIMIT_SYSCTL "/proc/sys/user/max_user_namespaces"
+#define DEMO_USERNS_LIMIT 8
+int demo_leak_rounds(int rounds, int (*round)(const void *arg), const void *arg);
+
 /* ---- capabilities ---- */
 
 /* Clear these from the effective set (they stay permitted). */
@@ -233,8 +253,6 @@ int demo_as_unprivileged(int (*fn)(void));
  */
 int demo_set_unpriv_bpf_disabled(int value);
 #define UNPRIV_BPF_SYSCTL "/proc/sys/kernel/unprivileged_bpf_disabled"
-/* user.max_user_namespaces: the demos' leak checks lower it for a while */
-#define USERNS_LIMIT_SYSCTL "/proc/sys/user/max_user_namespaces"
 
 /* ---- raw bpf() ---- */
 
@@ -244,6 +262,25 @@ int demo_map_create_simple(enum bpf_map_type type, uint32_t key_size,
 			   uint32_t value_size, uint32_t max_entries);
 int demo_prog_load_simple(enum bpf_prog_type type, enum bpf_attach_type expected,
 			  const struct bpf_insn *insns, uint32_t insn_cnt);
+
+/*
+ * The same load with a token (0: none), on the kernels whose UAPI has
+ * prog_token_fd (step 06 on, and mainline).  The Makefile defines
+ * DEMO_HAS_PROG_TOKEN from the step's own <linux/bpf.h>.
+ */
+#if DEMO_HAS_PROG_TOKEN
+int demo_prog_load_token(enum bpf_prog_type type, enum bpf_attach_type expected,
+			 const struct bpf_insn *insns, uint32_t insn_cnt, int token_fd);
+#endif
+
+/*
+ * BPF_PROG_ATTACH of prog_fd to the root cgroup (cgroup2 at
+ * /sys/fs/cgroup) as type, detached again at once: 0 or the attach's
+ * -errno.  CGROUP_SKB and friends meet their privilege check here, not
+ * at load time.
+ */
+#define DEMO_CGROUP_ROOT "/sys/fs/cgroup"
+int demo_cgroup_attach_root(int prog_fd, enum bpf_attach_type type);
 
 /* "r0 = 1; exit": the smallest program every type's verifier accepts */
 #define DEMO_RETURN_ONE_LEN 2

@@ -215,34 +215,17 @@ struct attach_case {
 static int load_and_attach(int mnt_fd, void *arg)
 {
 	const struct attach_case *c = arg;
-	union bpf_attr attr;
-	int token_fd, prog_fd, cg_fd, err;
+	int token_fd, prog_fd, err;
 
 	token_fd = demo_token_create(mnt_fd, "", 0);
 	if (token_fd < 0)
 		return token_fd;
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = c->type;
-	attr.expected_attach_type = c->delegated;
-	attr.insns = (uintptr_t)demo_return_one;
-	attr.insn_cnt = DEMO_RETURN_ONE_LEN;
-	attr.license = (uintptr_t)"GPL";
-	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
-	prog_fd = demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	prog_fd = demo_prog_load_token(c->type, c->delegated, demo_return_one,
+				       DEMO_RETURN_ONE_LEN, token_fd);
 	close(token_fd);
 	if (prog_fd < 0)
 		return prog_fd;
-	cg_fd = open("/sys/fs/cgroup", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (cg_fd < 0)
-		return -DEMO_SETUP_FAILED;
-	memset(&attr, 0, sizeof(attr));
-	attr.target_fd = cg_fd;
-	attr.attach_bpf_fd = prog_fd;
-	attr.attach_type = c->attach_as;
-	err = demo_bpf(BPF_PROG_ATTACH, &attr, sizeof(attr));
-	if (!err)
-		demo_bpf(BPF_PROG_DETACH, &attr, sizeof(attr));
-	close(cg_fd);
+	err = demo_cgroup_attach_root(prog_fd, c->attach_as);
 	close(prog_fd);
 	return err;
 }

@@ -22,8 +22,6 @@
 #include "demo.h"
 #include "suite.h"
 
-#define USERNS_LIMIT_SYSCTL "/proc/sys/user/max_user_namespaces"
-#define USERNS_LIMIT 8
 #define DEFAULT_ROUNDS 50
 
 static const struct demo_delegation maps_and_xdp = {
@@ -90,45 +88,23 @@ static int slab_kb(void)
 	return kb;
 }
 
-/*
- * Namespaces are freed from a workqueue, so a round may briefly find the
- * limit reached by its predecessors: give it up to a second.  A leaked
- * reference never frees, and the retries run out.
- */
-static int round_with_retry(void)
+/* a round: one container runs both flows */
+static int one_container_run(const void *arg)
 {
-	int err = 0;
-
-	for (int attempt = 0; attempt < 50; attempt++) {
-		err = demo_run_delegated(&maps_and_xdp, one_round, NULL);
-		if (err != -ENOSPC)
-			break;
-		usleep(20 * 1000);
-	}
-	return err;
+	(void)arg;
+	return demo_run_delegated(&maps_and_xdp, one_round, NULL);
 }
 
+/* round after round, under demo_leak_rounds()'s lowered limit */
 static int rounds(void)
 {
 	const char *env = getenv("BPFTOK_ROUNDS");
 	int n = env ? atoi(env) : DEFAULT_ROUNDS;
-	int old_limit, slab_before, err = 0, round;
-	char limit[16];
+	int slab_before = slab_kb(), err;
 
-	if (n <= 0 || demo_read_int(USERNS_LIMIT_SYSCTL, &old_limit))
-		return -DEMO_SETUP_FAILED;
-	snprintf(limit, sizeof(limit), "%d", USERNS_LIMIT);
-	if (demo_write_file(USERNS_LIMIT_SYSCTL, limit))
-		return -DEMO_SETUP_FAILED;
-	slab_before = slab_kb();
-	for (round = 0; round < n && !err; round++)
-		err = round_with_retry();
-	if (err)
-		demo_note("round %d of %d: %s", round, n, demo_result_name(err));
-	else
+	err = demo_leak_rounds(n, one_container_run, NULL);
+	if (!err)
 		demo_note("%d rounds; Slab %d kB before, %d kB after", n, slab_before, slab_kb());
-	snprintf(limit, sizeof(limit), "%d", old_limit);
-	demo_write_file(USERNS_LIMIT_SYSCTL, limit);
 	return err;
 }
 

@@ -28,16 +28,8 @@ static inline int suite_stack_map_create(int token_fd)
 /* an XDP program needs CAP_BPF and CAP_NET_ADMIN, or a token for both */
 static inline int suite_xdp_prog_load(int token_fd)
 {
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_XDP;
-	attr.expected_attach_type = BPF_XDP;
-	attr.insns = (uintptr_t)demo_return_one;
-	attr.insn_cnt = DEMO_RETURN_ONE_LEN;
-	attr.license = (uintptr_t)"GPL";
-	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
-	return demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	return demo_prog_load_token(BPF_PROG_TYPE_XDP, BPF_XDP, demo_return_one,
+				    DEMO_RETURN_ONE_LEN, token_fd);
 }
 
 #endif /* SUITE_H */
