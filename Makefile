@@ -67,7 +67,8 @@ help:
 	@echo "  make test-host       the tests of the tooling in tests/host (builds every step, 6.12 and the"
 	@echo "                       initramfs first if needed; a few of them boot a VM)"
 	@echo "  make bench           cold build, one-file rebuild, boot-to-result (BENCH_COLD=0: boots only)"
-	@echo "  make clean           remove build outputs but keep build/linux and build/obj"
+	@echo "  make clean           remove build outputs and scratch; keep the kernel trees and object"
+	@echo "                       dirs (build/linux*, build/obj, obj-debug, obj-mainline) and the caches"
 	@echo "  make distclean       remove build/ entirely (refuses if build/linux has your edits)"
 	@echo
 	@echo "Steps: $(STEPS)"
@@ -212,7 +213,8 @@ bundle: initramfs initramfs-mainline
 
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
-		build/initramfs.* build/initramfs-mainline.* build/demos-mainline build/obj-bench build/obj-bench.log build/tools build/obj-wide build/series build/docs build/slides build/bundle build/libbpf-cache
+		build/initramfs.* build/initramfs-mainline.* build/demos-mainline build/obj-bench build/obj-bench.log build/tools build/obj-wide build/series build/docs build/slides build/bundle build/libbpf-cache \
+		build/tmp build/test.out build/fresh/root-*
 
 # Refuses while build/ holds the user's work: edits or new files in
 # build/linux, step-branch commits not refreshed into steps/, a stopped port.

@@ -119,13 +119,19 @@ file_hash() {
 	cat "$@" | sha256sum | cut -c1-16
 }
 
+# free_kb DIR: kilobytes free on the filesystem holding DIR (empty if df
+# cannot tell)
+free_kb() {
+	df -Pk "$1" 2>/dev/null | awk 'NR == 2 { print $4 }'
+}
+
 # need_space MB WHAT: stop before WHAT if the filesystem holding build/
 # has less than MB megabytes free, rather than fail half-way through with
 # a truncated file.  BPFTOK_MIN_FREE_MB overrides MB (the tests use it).
 need_space() {
 	local want=${BPFTOK_MIN_FREE_MB:-$1} free
 	mkdir -p "$BUILD"
-	free=$(df -Pm "$BUILD" | awk 'NR == 2 { print $4 }')
+	free=$(($(free_kb "$BUILD") / 1024))
 	[ "$free" -ge "$want" ] ||
 		die "only ${free} MB free on the filesystem of $BUILD, $2 needs about $want MB; free some space (make clean removes build outputs) and run again"
 }
@@ -162,6 +168,63 @@ need_tools() {
 KERNEL_BUILD_TOOLS="gcc:gcc make:make ccache:ccache bison:bison flex:flex bc:bc perl:perl
 rsync:rsync cpio:cpio xz:xz-utils git:git python3:python3 libelf.h:libelf-dev
 zlib.h:zlib1g-dev zstd.h:libzstd-dev openssl/ssl.h:libssl-dev"
+
+# ---- the kernel's own make, one way for every tree ----
+
+# kbuild_env: what every kernel build exports.  ccache keys on paths
+# relative to CCACHE_BASEDIR, so a fresh clone in another folder (as CI
+# makes) reuses the cache; the folder holding build/ is the base, so a
+# compat tree in build/compat/V/build/linux reads as build/linux too.
+# Fixed build metadata keeps init/version.c and friends identical
+# between runs (and __DATE__ out of ccache's keys).
+kbuild_env() {
+	CCACHE_BASEDIR=$(dirname "$BUILD")
+	export CCACHE_BASEDIR CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
+	export KBUILD_BUILD_TIMESTAMP="1970-01-01" KBUILD_BUILD_USER=bpftok KBUILD_BUILD_HOST=vm
+}
+
+# kmake TREE OBJ [MAKE-ARGS...]: the kernel's make for TREE with its
+# objects in OBJ, through ccache, $JOBS (default: every core) at a time
+kmake() {
+	local tree=$1 obj=$2
+	shift 2
+	make -C "$tree" O="$obj" -j"${JOBS:-$(nproc)}" CC="ccache gcc" "$@"
+}
+
+# kconfig_merge TREE OBJ BASE-TARGET LABEL FRAGMENT...: OBJ/.config made
+# from `make BASE-TARGET` (tinyconfig, x86_64_defconfig) and the fragments
+# through merge_config.sh, again only when the fragments change; then
+# olddefconfig, and every option the fragments ask for must have survived
+# Kconfig's dependency rules.  A fragment line may carry its reason:
+# "CONFIG_X=y  # why".
+kconfig_merge() {
+	local tree=$1 obj=$2 base=$3 label=$4 fhash missing line names
+	shift 4
+	names=$(echo "$@" | sed "s|$TOP/||g")
+	sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=[^[:space:]#]*\).*/\1/p' "$@" >"$obj/fragment.config"
+	fhash=$(file_hash "$obj/fragment.config")
+	if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/fragment.hash" 2>/dev/null)" != "$fhash" ]; then
+		info "$label: configuring ($base + $names)"
+		kmake "$tree" "$obj" -s "$base" >/dev/null
+		(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+			"$obj/.config" "$obj/fragment.config") >"$obj/merge.log" 2>&1 ||
+			{ cat "$obj/merge.log" >&2; die "merge_config.sh failed for $label"; }
+		printf '%s\n' "$fhash" >"$obj/fragment.hash"
+	fi
+	# olddefconfig warns about every choice a fragment flips (xz -> gzip):
+	# kept in the log, shown only on failure
+	kmake "$tree" "$obj" -s olddefconfig >>"$obj/merge.log" 2>&1 ||
+		{ cat "$obj/merge.log" >&2; die "make olddefconfig failed for $label"; }
+	missing=
+	while IFS= read -r line; do
+		case $line in
+		*=n) ! grep -q "^${line%=n}=" "$obj/.config" ;;
+		*) grep -qx "$line" "$obj/.config" ;;
+		esac || missing="$missing ${line%%=*}"
+	done <"$obj/fragment.config"
+	[ -z "$missing" ] ||
+		die "these options of $names did not make it into the .config of $label (a dependency is missing):$missing"
+}
 
 # source_deb VERSION: linux-source-6.1 at VERSION as a .deb, downloaded
 # once with apt-get download into build/compat/debs (nothing installed).

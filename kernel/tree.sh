@@ -130,16 +130,13 @@ extract_pristine() {
 # token, unpatched.  It is never written to after the extraction; like
 # build/linux, edits in it stop the build instead of being built silently.
 mainline_tree() {
-	local dirty
 	LINUX=$MAINLINE_LINUX
 	if [ ! -d "$LINUX/.git" ]; then
 		extract_as_git "$MAINLINE_TARBALL" linux-source-6.12 "$LINUX" mainline \
 			"The mainline column: upstream's final BPF token, for comparison."
 	fi
 	check_extracted "$LINUX" linux-source-6.12
-	dirty=$(git_linux status --porcelain --untracked-files=normal --ignored)
-	[ -z "$dirty" ] || {
-		printf '%s\n' "$dirty" | sed 's/^/    /' >&2
+	show_changes || {
 		die "build/linux-mainline has uncommitted changes (above); nothing was built.
   It is upstream's tree exactly as Debian ships it, for comparison, and is not edited.
   To set them aside: git -C build/linux-mainline stash
@@ -148,14 +145,22 @@ mainline_tree() {
 	git_linux checkout -q mainline
 }
 
-# Refuse to touch a tree with uncommitted work, and say how to keep it.
-ensure_clean() {
-	local dirty cur
-	# --ignored as well: Debian's top-level .gitignore ignores every
-	# top-level entry ("/*"), so a new file anywhere reads as ignored.
+# show_changes: succeed when $LINUX has no uncommitted change, else list
+# them on stderr and fail.  --ignored as well: Debian's top-level
+# .gitignore ignores every top-level entry ("/*"), so a new file anywhere
+# reads as ignored.
+show_changes() {
+	local dirty
 	dirty=$(git_linux status --porcelain --untracked-files=normal --ignored)
 	[ -z "$dirty" ] && return 0
 	printf '%s\n' "$dirty" | sed 's/^/    /' >&2
+	return 1
+}
+
+# Refuse to touch a tree with uncommitted work, and say how to keep it.
+ensure_clean() {
+	local cur
+	show_changes && return 0
 	cur=$(git_linux symbolic-ref --short -q HEAD || echo "a detached HEAD")
 	[ -z "${BPFTOK_BASE:-}" ] || die "${LINUX#"$TOP/"} has uncommitted changes (above) on $cur; nothing was touched.
   It is a make port or make compat tree: finish a resolution with git add -f and make port

@@ -20,10 +20,7 @@ id=$(step_id "$step")
 patch=$TOP/steps/$step/patch
 [ -f "$patch" ] || { echo "step-$id: no patch, nothing to check"; exit 0; }
 WIDE=$BUILD/obj-wide
-JOBS=${JOBS:-$(nproc)}
-export CCACHE_BASEDIR="$TOP" CCACHE_NOHASHDIR=1
-export KBUILD_BUILD_TIMESTAMP="1970-01-01" KBUILD_BUILD_USER=bpftok KBUILD_BUILD_HOST=vm
-WMAKE="make -s -C $LINUX O=$WIDE -j$JOBS CC=ccache\ gcc"
+kbuild_env
 
 sh "$TOP/kernel/tree.sh" checkout "$id"
 mkdir -p "$WIDE"
@@ -36,18 +33,9 @@ if [ -f "$stamp" ] && [ "$(head -1 "$stamp")" = "$want" ]; then
 	exit 0
 fi
 rm -f "$stamp"
-sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=[^[:space:]#]*\).*/\1/p' "$frag" >"$WIDE/fragment.config"
-if [ "$(cat "$WIDE/fragment.hash" 2>/dev/null)" != "$(file_hash "$WIDE/fragment.config")" ]; then
-	info "wide config: x86_64_defconfig + kernel/config/wide.config"
-	eval "$WMAKE x86_64_defconfig" >/dev/null
-	(cd "$WIDE" && "$LINUX/scripts/kconfig/merge_config.sh" -m -O "$WIDE" \
-		"$WIDE/.config" "$WIDE/fragment.config") >"$WIDE/merge.log" 2>&1 ||
-		{ cat "$WIDE/merge.log" >&2; die "merge_config.sh failed for the wide config"; }
-	file_hash "$WIDE/fragment.config" >"$WIDE/fragment.hash"
-fi
-eval "$WMAKE olddefconfig" >/dev/null
+kconfig_merge "$LINUX" "$WIDE" x86_64_defconfig "the wide config" "$frag"
 info "step-$id: preparing the wide build tree"
-eval "$WMAKE prepare" >"$WIDE/prepare.log" 2>&1 ||
+kmake "$LINUX" "$WIDE" -s prepare >"$WIDE/prepare.log" 2>&1 ||
 	{ cat "$WIDE/prepare.log" >&2; die "make prepare failed for the wide config"; }
 
 # (a) touched .c files
@@ -74,7 +62,7 @@ for f in $files; do
 		skipped="$skipped $f"
 		continue
 	fi
-	if eval "$WMAKE $obj" >"$WIDE/obj.log" 2>&1; then
+	if kmake "$LINUX" "$WIDE" -s "$obj" >"$WIDE/obj.log" 2>&1; then
 		built=$((built + 1))
 	elif grep -q "No rule to make target" "$WIDE/obj.log"; then
 		skipped="$skipped $f"
