@@ -3,6 +3,8 @@
 #
 #   tests/run.sh all    host tests, checkpatch, build every step, the VM matrix
 #   tests/run.sh host   host tests only (needs build/ from an earlier build)
+#   tests/run.sh vm     every VM run (debug kernel and matrix) and the
+#                       matrix report (needs every kernel and initramfs built)
 #
 # Every test prints one "PASS name" or "FAIL name" line; the run ends with
 # "N passed, N failed" alone on a line and exits non-zero on any failure.
@@ -24,16 +26,21 @@ fail() {
 	echo "FAIL $1"
 }
 
-# t NAME COMMAND...: run a test script or command, output indented.
+# t NAME COMMAND...: run a test script or command, output indented; one
+# that takes 10 s or more says how long (where make check's time goes)
 t() {
 	name=$1
 	shift
-	if "$@" >"$BUILD/test.out" 2>&1; then
-		pass "$name"
+	t_start=$(date +%s)
+	if "$@" >"$TMP/test.out" 2>&1; then
+		t_ok=1
 	else
-		sed 's/^/    | /' "$BUILD/test.out"
-		fail "$name"
+		t_ok=0
+		sed 's/^/    | /' "$TMP/test.out"
 	fi
+	t_took=$(($(date +%s) - t_start))
+	[ "$t_took" -lt 10 ] || name="$name ($t_took s)"
+	if [ $t_ok = 1 ]; then pass "$name"; else fail "$name"; fi
 }
 
 finish() {
@@ -65,20 +72,39 @@ checkpatch() {
 	done
 }
 
-# vm_cases LABEL VM-RUN-ARGS...: one VM run is a test (it fails on any
-# kernel report too), and each case it reported is one more, read from
-# build/results/LABEL.tsv.  vm/run keeps the results of a run the VM got
-# through, wrong answers included, so those are listed case by case.
-vm_cases() {
-	label=$1
+# VM runs go two at a time (each TCG VM keeps one core busy): vm_start
+# starts vm/run in the background with its own output file; vm_report
+# waits for the oldest and reports it, so the lines come in start order.
+# One VM run is a test (it fails on any kernel report too), and each case
+# it reported is one more, read from build/results/LABEL.tsv.  vm/run
+# keeps the results of a run the VM got through, wrong answers included,
+# so those are listed case by case.
+VM_SLOTS=${VM_SLOTS:-2}
+vm_jobs=	# "LABEL:PID ..." started, not yet reported, oldest first
+
+vm_start() {
+	local new=$1
 	shift
-	rm -f "$BUILD/results/$label.tsv"	# no stale file if vm/run stops early
-	if sh "$TOP/vm/run" "$@" >"$BUILD/test.out" 2>&1; then
+	while [ "$(echo $vm_jobs | wc -w)" -ge "$VM_SLOTS" ]; do
+		vm_report
+	done
+	rm -f "$BUILD/results/$new.tsv"	# no stale file if vm/run stops early
+	sh "$TOP/vm/run" "$@" >"$TMP/vm-$new.out" 2>&1 </dev/null &
+	vm_jobs="$vm_jobs $new:$!"
+}
+
+vm_report() {
+	local job label demo case result expected verdict
+	job=$(echo $vm_jobs | cut -d' ' -f1)
+	vm_jobs=$(echo $vm_jobs | cut -s -d' ' -f2-)
+	label=${job%:*}
+	if wait "${job#*:}"; then
 		pass "vm/$label run"
 	else
-		sed 's/^/    | /' "$BUILD/test.out"
+		sed 's/^/    | /' "$TMP/vm-$label.out"
 		fail "vm/$label run"
 	fi
+	[ "$label" != debug ] || grep '^# fuzz' "$TMP/vm-$label.out" | sed 's/^/    /' || true
 	[ -f "$BUILD/results/$label.tsv" ] || return 0
 	while IFS="$(printf '\t')" read -r demo case result expected verdict; do
 		if [ "$verdict" = pass ]; then
@@ -89,14 +115,31 @@ vm_cases() {
 	done <"$BUILD/results/$label.tsv"
 }
 
-# Each case x step is one test: its verdict comes from build/results.
-vm_matrix() {
+vm_wait_all() {
+	while [ -n "$vm_jobs" ]; do
+		vm_report
+	done
+}
+
+# Every VM run: the debug kernel (every demo, suite and selftest plus the
+# fuzzer, under KASAN, kmemleak, lockdep and UBSAN; the longest run, so it
+# starts first) beside the matrix (each case x step is one test, its
+# verdict from build/results), then the matrix report.
+vm_all() {
+	if ! sh "$TOP/kernel/build.sh" --debug >"$TMP/build-debug.out" 2>&1; then
+		sed 's/^/    | /' "$TMP/build-debug.out"
+		fail "build/debug"
+	else
+		pass "build/debug"
+		vm_start debug --debug
+	fi
 	for s in $(series_steps) mainline; do
 		case $s in
-		mainline) vm_cases mainline mainline ;;
-		*) vm_cases "step-$(step_id "$s")" "$s" ;;
+		mainline) vm_start mainline mainline ;;
+		*) vm_start "step-$(step_id "$s")" "$s" ;;
 		esac
 	done
+	vm_wait_all
 	t "matrix/complete" sh "$TOP/vm/matrix.sh" report
 	t "matrix/columns" matrix_columns "$BUILD/report/matrix.tsv"
 	# the answer key's claims against what was just measured
@@ -123,19 +166,6 @@ bundle_tests() {
 	for test in reproducible qemu-only interrupt; do
 		t "bundle/$test" sh "$TOP/tests/bundle/$test.sh"
 	done
-}
-
-# The debug kernel: every demo, suite and selftest plus the fuzzer, under
-# KASAN, kmemleak, lockdep and UBSAN.  Any kernel report fails the boot.
-vm_debug() {
-	if ! sh "$TOP/kernel/build.sh" --debug >"$BUILD/test.out" 2>&1; then
-		sed 's/^/    | /' "$BUILD/test.out"
-		fail "build/debug"
-		return
-	fi
-	pass "build/debug"
-	vm_cases debug --debug
-	grep '^# fuzz' "$BUILD/test.out" | sed 's/^/    /' || true
 }
 
 # How many cases each suite ran, over how many kernels.
@@ -175,9 +205,21 @@ phase() {
 
 mkdir -p "$BUILD"
 take_lock
+# every scratch file of the run and of the tests it runs: one place,
+# emptied at the start (make clean removes it)
+TMP=$BUILD/tmp
+rm -rf "$TMP"
+mkdir -p "$TMP"
+TMPDIR=$TMP
+export TMPDIR
 case ${1:-all} in
 host)
 	host_tests
+	;;
+vm)
+	phase "QEMU, two VMs at a time: the debug kernel beside the demo matrix"
+	vm_all
+	phase ""
 	;;
 all)
 	phase "building every step, its demos and the initramfs"
@@ -194,12 +236,10 @@ all)
 		t "series/applies-on-pristine" sh "$TOP/kernel/series.sh"
 		phase "host tests"
 		host_tests
-		phase "the demo matrix in QEMU"
-		vm_matrix
+		phase "QEMU, two VMs at a time: the debug kernel (KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer) beside the demo matrix"
+		vm_all
 		phase "the workshop bundle: reproducible, run with only QEMU installed"
 		bundle_tests
-		phase "the debug kernel: KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer"
-		vm_debug
 		phase "suites run"
 		suite_counts
 		phase "a minimal Debian 12 root: make deps, step 00 and its demo, docs, slides"
@@ -210,7 +250,7 @@ all)
 	fi
 	;;
 *)
-	die "usage: tests/run.sh all|host"
+	die "usage: tests/run.sh all|host|vm"
 	;;
 esac
 finish
