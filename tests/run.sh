@@ -244,6 +244,8 @@ all)
 		suite_counts
 		phase "a minimal Debian 12 root: make deps, step 00 and its demo, docs, slides"
 		t "fresh/smoke (make deps in a clean root names every package)" sh "$TOP/tests/fresh.sh" smoke
+		# say so when it was not run again (passed on this tree today)
+		grep 'already passed' "$TMP/test.out" | sed 's/^==> /    /' || true
 		phase ""
 	else
 		fail "build/all-steps"
