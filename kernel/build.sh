@@ -21,9 +21,11 @@
 # are the plain build's.
 #
 # --mainline builds Debian's linux-source-6.12 (build/linux-mainline,
-# upstream's merged BPF token) from the same base.config into
-# build/out/mainline/, with its own object directory, headers and libbpf:
-# the matrix's mainline column.
+# upstream's merged BPF token) from base.config plus mainline.config
+# (BTF, the JIT, the BPF LSM: what upstream's own token selftest needs)
+# into build/out/mainline/, with its own object directory, headers and
+# libbpf, and upstream's token selftest (kernel/upstream-token.sh) in
+# selftests/: the matrix's mainline column.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -47,7 +49,14 @@ case ${1:-} in
 	dest=$OUT/mainline
 	OBJ=$BUILD/obj-mainline
 	LINUX=$MAINLINE_LINUX
+	FRAGMENTS="$FRAGMENTS $TOP/kernel/config/mainline.config"
+	# pahole must be there before Kconfig looks (PAHOLE_VERSION), or
+	# DEBUG_INFO_BTF is dropped and only named as missing afterwards
+	need_tools "the mainline kernel (vmlinux BTF) and upstream's token selftest" \
+		pahole:dwarves clang:clang
 	sh "$TOP/kernel/tree.sh" mainline
+	# the stand-in for test_progs is part of what the selftest is built from
+	STAMP_EXTRA="$TOP/kernel/upstream-token.sh $TOP/userspace-demo/upstream/test_progs.c $TOP/userspace-demo/upstream/test_progs.h"
 	;;
 *)
 	flavour=
@@ -60,10 +69,11 @@ esac
 JOBS=${JOBS:-$(nproc)}
 
 commit=$(git -C "$LINUX" rev-parse HEAD)
-want="$commit $(file_hash $FRAGMENTS)"
+want="$commit $(file_hash $FRAGMENTS ${STAMP_EXTRA:-})"
 if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] && [ -f "$dest/bzImage" ] &&
 	[ -f "$dest/build-warnings.log" ] &&
-	{ [ "$flavour" = debug ] || [ -f "$dest/libbpf/libbpf.a" ]; }; then
+	{ [ "$flavour" = debug ] || [ -f "$dest/libbpf/libbpf.a" ]; } &&
+	{ [ "$flavour" != mainline ] || [ -x "$dest/selftests/upstream_token" ]; }; then
 	info "$label: up to date (${commit%"${commit#????????????}"})"
 	exit 0
 fi
@@ -72,42 +82,13 @@ need_tools "a kernel build" $KERNEL_BUILD_TOOLS
 rm -f "$dest/stamp" "$dest/build-warnings.log"
 mkdir -p "$dest" "$OBJ"
 
-# ccache keys on paths relative to CCACHE_BASEDIR, so a fresh clone in
-# another folder (as CI makes) reuses the cache.  Fixed build metadata
-# keeps init/version.c and friends identical between runs.
-# The folder holding build/ is the base: a compat tree in
-# build/compat/V/build/linux then reads as build/linux too, and hits.
-export CCACHE_BASEDIR="$(dirname "$BUILD")" CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
-export KBUILD_BUILD_TIMESTAMP="1970-01-01" KBUILD_BUILD_USER=bpftok KBUILD_BUILD_HOST=vm
-KMAKE="make -s -C $LINUX O=$OBJ -j$JOBS CC=ccache\ gcc"
-KMAKE_LOUD="make -C $LINUX O=$OBJ -j$JOBS CC=ccache\ gcc"
+# ccache and the fixed build metadata every kernel build shares (lib.sh)
+kbuild_env
 
+# tinyconfig + the fragments, every requested option checked (lib.sh)
 configure() {
-	# The fragment with reasons stripped: "CONFIG_X=y  # why" -> "CONFIG_X=y"
-	sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=[^[:space:]#]*\).*/\1/p' $FRAGMENTS >"$OBJ/fragment.config"
-	fhash=$(file_hash "$OBJ/fragment.config")
-	if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/fragment.hash" 2>/dev/null)" != "$fhash" ]; then
-		info "$label: configuring (tinyconfig + $(echo $FRAGMENTS | sed "s|$TOP/||g"))"
-		eval "$KMAKE tinyconfig" >/dev/null
-		(cd "$OBJ" && "$LINUX/scripts/kconfig/merge_config.sh" -m -O "$OBJ" \
-			"$OBJ/.config" "$OBJ/fragment.config") >"$OBJ/merge.log" 2>&1 ||
-			{ cat "$OBJ/merge.log" >&2; die "merge_config.sh failed"; }
-		printf '%s\n' "$fhash" >"$OBJ/fragment.hash"
-	fi
-	# olddefconfig warns about every choice the fragment flips (xz -> gzip);
-	# keep that in the log and show it only if the step fails
-	eval "$KMAKE olddefconfig" >>"$OBJ/merge.log" 2>&1 ||
-		{ cat "$OBJ/merge.log" >&2; die "make olddefconfig failed"; }
-	# Every requested option must have survived Kconfig's dependency rules.
-	missing=
-	while IFS= read -r line; do
-		case $line in
-		*=n) ! grep -q "^${line%=n}=" "$OBJ/.config" ;;
-		*) grep -qx "$line" "$OBJ/.config" ;;
-		esac || missing="$missing ${line%%=*}"
-	done <"$OBJ/fragment.config"
-	[ -z "$missing" ] ||
-		die "these options of $(echo $FRAGMENTS | sed "s|$TOP/||g") did not make it into .config (a dependency is missing):$missing"
+	# shellcheck disable=SC2086
+	kconfig_merge "$LINUX" "$OBJ" tinyconfig "$label" $FRAGMENTS
 }
 
 # make's own "  CC  file" lines are too many to show; count them instead,
@@ -115,7 +96,7 @@ configure() {
 make_with_progress() {
 	{
 		rc=0
-		eval "$KMAKE_LOUD $1" 2>"$OBJ/build-warnings.log" || rc=$?
+		kmake "$LINUX" "$OBJ" "$1" 2>"$OBJ/build-warnings.log" || rc=$?
 		echo $rc >"$OBJ/make.rc"
 	} | awk '/^  [A-Z]+ / { n++; if (n % 200 == 0) printf "    ... %d files built\n", n; fflush() }
 		END { if (n) printf "    %d files built\n", n }'
@@ -142,7 +123,7 @@ build_kernel() {
 
 install_headers() {
 	rm -rf "$dest/include"
-	eval "$KMAKE headers_install INSTALL_HDR_PATH=$dest" >/dev/null
+	kmake "$LINUX" "$OBJ" -s headers_install INSTALL_HDR_PATH="$dest" >/dev/null
 	cp "$LINUX/tools/testing/selftests/kselftest.h" "$dest/include/"
 }
 
@@ -171,8 +152,13 @@ build_libbpf() {
 }
 
 # The step's tree may carry our token selftest (step 13 adds it): build it
-# like the demos, static, against this step's headers and libbpf.
+# like the demos, static, against this step's headers and libbpf.  The
+# mainline tree gets upstream's own instead (kernel/upstream-token.sh).
 build_selftests() {
+	if [ "$flavour" = mainline ]; then
+		sh "$TOP/kernel/upstream-token.sh" build "$LINUX" "$OBJ" "$dest"
+		return
+	fi
 	src=$LINUX/tools/testing/selftests/bpf
 	rm -rf "$dest/selftests"
 	[ -f "$src/test_token.c" ] || return 0

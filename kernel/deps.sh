@@ -45,6 +45,8 @@ bsdextrautils
 binutils
 rsync
 mmdebstrap
+dwarves
+clang
 "
 # The deck's reveal.js comes from the npm registry (slides/deps.sh, run
 # last), which needs the npm command.  Debian's nodejs and npm give it; a
