@@ -22,9 +22,16 @@
 
 #define MOUNTPOINT "/tmp/bpffs"
 
-/* The options MOUNTPOINT shows in /proc/self/mountinfo include want. */
-static int options_shown(const char *want)
+/*
+ * The options MOUNTPOINT shows in /proc/self/mountinfo include want: v6's
+ * text on the steps, mainline's on upstream's kernel.  v6 shows masks in
+ * hex.  Mainline, with vmlinux BTF, shows each set bit by its UAPI enum
+ * name, lower case, without the prefix (kernel/bpf/inode.c,
+ * seq_print_delegate_opts()), whether it was given as a name or a number.
+ */
+static int options_shown(const char *v6, const char *mainline)
 {
+	const char *want = DEMO_MAINLINE ? mainline : v6;
 	char opts[512];
 	int err;
 
@@ -57,7 +64,8 @@ static int container_sees_options(int mnt_fd, void *arg)
 	err = demo_mount_at(mnt_fd, MOUNTPOINT);
 	if (err)
 		return err;
-	return options_shown("delegate_cmds=any,delegate_maps=0x3,delegate_progs=0x10");
+	return options_shown("delegate_cmds=any,delegate_maps=0x3,delegate_progs=0x10",
+			     "delegate_cmds=any,delegate_maps=unspec:hash,delegate_progs=sched_act");
 }
 
 static int mount_container_options(void)
@@ -108,14 +116,17 @@ static int mount_init_ns_options(void)
 	if (root_fd < 0)
 		return root_fd;
 	close(root_fd);
-	return options_shown("delegate_attachs=0x5");
+	return options_shown("delegate_attachs=0x5",
+			     "delegate_attachs=cgroup_inet_ingress:cgroup_inet_sock_create");
 }
 
 /*
  * Names instead of numbers, as upstream's final BPF FS takes them.  v6
- * parses numbers only; the demo library turns the names into the masks
- * (lib/names.c, "# ... is sent as 0x..." in the output), so the kernel
- * shows hex.  Case does not matter, as upstream.
+ * parses numbers only; on the steps the demo library turns the names
+ * into the masks (lib/names.c, "# ... is sent as 0x..." in the output),
+ * so the kernel shows hex.  On mainline the library passes the names as
+ * they are and the kernel's own parser maps them through vmlinux BTF.
+ * Case does not matter, on either.
  */
 static int mount_symbolic_names(void)
 {
@@ -133,7 +144,41 @@ static int mount_symbolic_names(void)
 	snprintf(want, sizeof(want), "delegate_cmds=0x%llx,delegate_maps=0x%llx",
 		 (1ULL << BPF_MAP_CREATE) | (1ULL << BPF_PROG_LOAD),
 		 1ULL << BPF_MAP_TYPE_ARRAY);
-	return options_shown(want);
+	return options_shown(want, "delegate_cmds=map_create:prog_load,delegate_maps=array");
+}
+
+/*
+ * The same names given to the kernel directly, past the demo library:
+ * only mainline's parser knows them (kernel/bpf/inode.c, bpf_parse_param()
+ * and find_btf_enum_const(), with vmlinux BTF).  v6's parser takes "any"
+ * or a number and says EINVAL; before step 02 BPF FS ignores options it
+ * does not know, so the mount shows none.
+ */
+static int mount_names_parsed_by_kernel(void)
+{
+	int fs_fd, mnt_fd, err;
+
+	if (demo_enter_mountns())
+		return -DEMO_SETUP_FAILED;
+	fs_fd = demo_fsopen("bpf");
+	if (fs_fd < 0)
+		return -DEMO_SETUP_FAILED;
+	err = 0;
+	if (syscall(SYS_fsconfig, fs_fd, FSCONFIG_SET_STRING, "delegate_cmds",
+		    "MAP_CREATE:btf_load", 0))
+		err = -errno;
+	if (!err)
+		err = demo_fs_create(fs_fd);
+	mnt_fd = err ? err : demo_fsmount(fs_fd);
+	close(fs_fd);
+	if (mnt_fd < 0)
+		return mnt_fd;
+	mkdir(MOUNTPOINT, 0700);
+	err = demo_mount_at(mnt_fd, MOUNTPOINT);
+	close(mnt_fd);
+	if (err)
+		return err;
+	return options_shown("delegate_cmds=0x", "delegate_cmds=map_create:btf_load");
 }
 
 /*
@@ -155,7 +200,7 @@ static int mount_remount_keeps_masks(void)
 	close(root_fd);
 	if (syscall(SYS_mount, NULL, MOUNTPOINT, NULL, MS_REMOUNT, "delegate_cmds=any"))
 		return -errno;
-	return options_shown("delegate_cmds=0x1");
+	return options_shown("delegate_cmds=0x1", "delegate_cmds=map_create");
 }
 
 static int option_value(const char *key, const char *value)
@@ -219,6 +264,8 @@ static const struct demo_case cases[] = {
 	  EXPECT({ "00", -DEMO_CHECK_FAILED }, { "02", 0 }) },
 	{ "mount.symbolic_names", mount_symbolic_names,
 	  EXPECT({ "00", -DEMO_CHECK_FAILED }, { "02", 0 }) },
+	{ "mount.names_parsed_by_kernel", mount_names_parsed_by_kernel,
+	  EXPECT({ "00", -DEMO_CHECK_FAILED }, { "02", -EINVAL }, { "mainline", 0 }) },
 	{ "mount.remount_keeps_masks", mount_remount_keeps_masks,
 	  EXPECT({ "00", -DEMO_CHECK_FAILED }, { "02", 0 }) },
 	{ "mount.value_0x", value_0x, EXPECT({ "00", 0 }, { "02", -EINVAL }) },

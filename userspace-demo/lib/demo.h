@@ -139,6 +139,12 @@ int demo_fsconfig_flag(int fs_fd, const char *key);	/* key without a value */
 int demo_fs_create(int fs_fd);			/* FSCONFIG_CMD_CREATE */
 int demo_fsmount(int fs_fd);			/* detached mount, returns mnt fd */
 void demo_print_fs_log(int fs_fd, const char *who);
+/*
+ * Every option of opts (up to a NULL key) on fs_fd, a NULL value in flag
+ * form; stops at the first error, which it notes with the fs_context log
+ * (who: "init", "container", "parent").  0 or that error.
+ */
+int demo_fsconfig_options(int fs_fd, const struct demo_fsopt *opts, const char *who);
 /* Attach a detached mount (from fsmount) at path, in our mount namespace. */
 int demo_mount_at(int mnt_fd, const char *path);
 /*
@@ -164,7 +170,8 @@ int demo_bpffs_mount(const char *mountpoint, const struct demo_fsopt *opts);
  * program types, attach types for the other three keys) into a mask, and
  * fails with -EINVAL on anything else, numbers and "any" included.
  * demo_delegate_value() returns the value to give fsconfig(): the mask as
- * "0x..." in buf when value is a list of names, else value unchanged.
+ * "0x..." in buf when value is a list of names, else value unchanged; on
+ * mainline always value unchanged, since its kernel parses the names.
  * demo_fsconfig_string() applies it to every delegate_* option.
  */
 int demo_delegate_mask(const char *key, const char *value, unsigned long long *mask);

@@ -3,10 +3,13 @@
  * Symbolic delegation values: "delegate_cmds=map_create:prog_load".
  *
  * Upstream's final BPF FS takes the enum names of the BPF UAPI, without
- * their prefix and in any case, ':'-separated, besides numbers and "any".
- * v6 takes only numbers and "any".  The demo library accepts the names on
- * every kernel and turns them into the mask v6 wants, so slides and
- * workshop commands can say what they delegate instead of showing hex.
+ * their prefix and in any case, ':'-separated, besides numbers and "any"
+ * (with vmlinux BTF, which the mainline kernel has).  v6 takes only
+ * numbers and "any".  The demo library accepts the names on every kernel:
+ * on the steps it turns them into the mask v6 wants, so slides and
+ * workshop commands can say what they delegate instead of showing hex;
+ * on mainline it passes them as they are, and the kernel's own parser
+ * maps them.
  *
  * The tables come from the running step's own header (bpf-names.sh), so
  * a name exists exactly when that step's UAPI has the constant.
@@ -76,6 +79,8 @@ const char *demo_delegate_value(const char *key, const char *value, char *buf, s
 {
 	unsigned long long mask;
 
+	if (DEMO_MAINLINE)
+		return value;	/* upstream's kernel parses names itself */
 	if (demo_delegate_mask(key, value, &mask))
 		return value;
 	snprintf(buf, len, "0x%llx", mask);
