@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/btf.h>
 
 #include "demo.h"
 
@@ -182,6 +183,80 @@ static int token_released(void)
 }
 
 /*
+ * Policy on top of delegation: upstream's kernel calls an LSM hook,
+ * security_bpf_token_cmd(), each time a token is asked to allow a
+ * command (kernel/bpf/token.c, bpf_token_allow_cmd()), and a BPF LSM
+ * program on it can say no.  Init-namespace root attaches one that
+ * denies BPF_MAP_CREATE through any token while the case runs (the link
+ * goes with the case's process); then the container does what
+ * map.token_and_cap does.  The token is created, but is ignored for the
+ * map, which leaves the container's namespaced CAP_BPF: EPERM.  v6 has
+ * no such hook, and the steps' kernels no BPF LSM and no vmlinux BTF to
+ * find a hook in: ENOENT from the missing /sys/kernel/btf/vmlinux.
+ */
+#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+
+static const struct bpf_insn deny_token_map_create[] = {
+	/* r2 = ctx[1]: the hook's enum bpf_cmd argument */
+	{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_2, .src_reg = BPF_REG_1, .off = 8 },
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+	{ .code = BPF_JMP | BPF_JNE | BPF_K, .dst_reg = BPF_REG_2, .off = 1, .imm = BPF_MAP_CREATE },
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = -EPERM },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+/* An LSM program on bpf_token_cmd, attached: the link fd, or -errno. */
+static int attach_token_cmd_lsm(void)
+{
+	union bpf_attr attr;
+	struct btf *btf;
+	int id, prog_fd, link_fd;
+
+	if (access(VMLINUX_BTF, R_OK))
+		return -errno;
+	btf = btf__parse(VMLINUX_BTF, NULL);
+	if (!btf)
+		return -DEMO_SETUP_FAILED;
+	id = btf__find_by_name_kind(btf, "bpf_lsm_bpf_token_cmd", BTF_KIND_FUNC);
+	btf__free(btf);
+	if (id < 0)
+		return id;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_LSM;
+	attr.expected_attach_type = BPF_LSM_MAC;
+	attr.attach_btf_id = id;
+	attr.insns = (uintptr_t)deny_token_map_create;
+	attr.insn_cnt = DEMO_ARRAY_SIZE(deny_token_map_create);
+	attr.license = (uintptr_t)"GPL";
+	prog_fd = demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (prog_fd < 0)
+		return prog_fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog_fd;
+	attr.link_create.attach_type = BPF_LSM_MAC;
+	link_fd = demo_bpf(BPF_LINK_CREATE, &attr, sizeof(attr));
+	close(prog_fd);
+	return link_fd;
+}
+
+static int lsm_denies_token_cmd(void)
+{
+	static const struct map_case c = {
+		MAP_CREATE_CMD, STACK_MAPS, BPF_MAP_TYPE_STACK, WITH_TOKEN, true
+	};
+	int link_fd = attach_token_cmd_lsm(), err;
+
+	if (link_fd < 0)
+		return link_fd;
+	demo_note("a BPF LSM program on bpf_token_cmd denies BPF_MAP_CREATE");
+	err = run(&c);
+	close(link_fd);
+	return err;
+}
+
+/*
  * Before 04: on 00-01 the container gets no BPF FS (EPERM); on 02 there
  * is no BPF_TOKEN_CREATE (EINVAL); on 03 the token exists but
  * map_token_fd is an unknown attr field (EINVAL).  Cases without a
@@ -204,6 +279,8 @@ static const struct demo_case cases[] = {
 	{ "map.not_a_token", not_a_token, EXPECT({ "00", -EPERM }, { "02", -EINVAL }) },
 	{ "map.closed_fd", closed_fd, EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "04", -EBADF }) },
 	{ "map.token_released", token_released, EXPECT(TOKEN_BEFORE_04, { "04", 0 }) },
+	{ "map.lsm_denies_token_cmd", lsm_denies_token_cmd,
+	  EXPECT({ "00", -ENOENT }, { "mainline", -EPERM }) },
 };
 
 int main(int argc, char **argv)
