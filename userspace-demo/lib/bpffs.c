@@ -17,21 +17,13 @@
 
 int demo_bpffs_context(const struct demo_fsopt *opts, int *fs_fd)
 {
-	int err;
-
 	*fs_fd = -1;
 	if (demo_enter_mountns())
 		return -DEMO_SETUP_FAILED;
 	*fs_fd = demo_fsopen("bpf");
 	if (*fs_fd < 0)
 		return -DEMO_SETUP_FAILED;
-	for (err = 0; !err && opts && opts->key; opts++) {
-		err = opts->value ? demo_fsconfig_string(*fs_fd, opts->key, opts->value)
-				  : demo_fsconfig_flag(*fs_fd, opts->key);
-		if (err)
-			demo_print_fs_log(*fs_fd, "init");
-	}
-	return err;
+	return demo_fsconfig_options(*fs_fd, opts, "init");
 }
 
 int demo_bpffs_mount(const char *mountpoint, const struct demo_fsopt *opts)

@@ -196,12 +196,11 @@ int demo_recv_fd(int sock, int *fd)
 
 /* ---- the flow ---- */
 
-static int apply_options(int fs_fd, const struct demo_fsopt *opts, const char *who)
+int demo_fsconfig_options(int fs_fd, const struct demo_fsopt *opts, const char *who)
 {
 	int err;
 
 	for (; opts && opts->key; opts++) {
-		/* a NULL value is the flag form, as in demo_bpffs_context() */
 		err = opts->value ? demo_fsconfig_string(fs_fd, opts->key, opts->value)
 				  : demo_fsconfig_flag(fs_fd, opts->key);
 		if (err) {
@@ -232,7 +231,7 @@ static int container_child(int sock, const struct demo_fsopt *opts,
 		return fs_fd;
 	}
 	if (!DEMO_MAINLINE) {
-		err = apply_options(fs_fd, opts, "container");
+		err = demo_fsconfig_options(fs_fd, opts, "container");
 		if (err) {
 			demo_send_fd(sock, -1, err);
 			return err;
@@ -265,7 +264,7 @@ static void privileged_parent(int sock, const struct demo_fsopt *opts)
 	err = demo_recv_fd(sock, &fs_fd);
 	if (err || fs_fd < 0)
 		return;		/* the child failed first and reports it */
-	err = DEMO_MAINLINE ? apply_options(fs_fd, opts, "parent") : 0;
+	err = DEMO_MAINLINE ? demo_fsconfig_options(fs_fd, opts, "parent") : 0;
 	if (err) {
 		demo_send_fd(sock, -1, err);
 		close(fs_fd);
