@@ -170,7 +170,8 @@ int demo_bpffs_mount(const char *mountpoint, const struct demo_fsopt *opts);
  * program types, attach types for the other three keys) into a mask, and
  * fails with -EINVAL on anything else, numbers and "any" included.
  * demo_delegate_value() returns the value to give fsconfig(): the mask as
- * "0x..." in buf when value is a list of names, else value unchanged.
+ * "0x..." in buf when value is a list of names, else value unchanged; on
+ * mainline always value unchanged, since its kernel parses the names.
  * demo_fsconfig_string() applies it to every delegate_* option.
  */
 int demo_delegate_mask(const char *key, const char *value, unsigned long long *mask);
