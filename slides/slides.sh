@@ -181,6 +181,17 @@ mainline_appendix() {
 			{ name = $1; sub(/^[^:]*:/, "", name) }
 			name in want && !(name in seen) { seen[name] = 1
 				printf "| `%s` | %s | %s |\n", name, $2, ($2 == $3 ? $3 : "**" $3 "**") }' | sort)
+		# a selftest row the section names as `selftest:BINARY SUBTEST`:
+		# mainline's own (upstream_token), so step 13 has none: "-"
+		tests=$(section "$TOP/docs/mainline.md" "## $title" |
+			grep -o '`selftest:[a-z_0-9]* [a-z_0-9]*`' | tr -d '`' | sort -u)
+		[ -z "$tests" ] || [ ! -f "$MATRIX" ] ||
+		rows="$rows${rows:+
+}$(awk -F'\t' -v tests="$tests" '
+			BEGIN { n = split(tests, t, "\n"); for (i = 1; i <= n; i++) want[t[i]] = 1 }
+			$3 == "mainline" && (($1 " " $2) in want) {
+				printf "| `%s %s` | - | %s |\n", $1, $2, $5 }' "$MATRIX" | sort)"
+		rows=$(printf '%s\n' "$rows" | sed '/^$/d')
 		if [ -n "$rows" ]; then
 			echo "| case | step 13 | mainline |"
 			echo "|:--|:--|:--|"
