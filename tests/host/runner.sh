@@ -52,11 +52,11 @@ qemu_started() {
 # The timeout: the runner must stop a QEMU that runs too long.  What the
 # console of a timed-out run means is tests/host/parser.sh's (fixtures);
 # here only what needs a real QEMU: it ran, it was stopped, nothing left.
-VM_TIMEOUT=3 sh "$TOP/vm/run" "$id" >"$scratch/timeout.out" 2>&1 &
+VM_TIMEOUT=1 sh "$TOP/vm/run" "$id" >"$scratch/timeout.out" 2>&1 &
 runner=$!
 check "QEMU started before the timeout" qemu_started
 wait "$runner" 2>/dev/null || true
-check "a 3 s timeout is reported as a timeout" grep -q "timeout: the VM did not finish" "$scratch/timeout.out"
+check "a 1 s timeout is reported as a timeout" grep -q "timeout: the VM did not finish" "$scratch/timeout.out"
 check "no QEMU left after the timeout" [ "$(qemus)" = 0 ]
 check "no result file after the timeout" [ ! -f "$results" ]
 
