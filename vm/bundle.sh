@@ -9,10 +9,11 @@
 #   initramfs.cpio.zst, initramfs-mainline.cpio.zst
 #                                     build/'s, repacked with the demos
 #                                     stripped of their debug information
-#   steps.tsv, demos.tsv              what bpftoken needs to know: steps,
-#                                     titles, selftests; demos and their
-#                                     case counts (expectations are in the
-#                                     demos themselves)
+#   steps.tsv, demos.tsv,             what bpftoken needs to know: steps
+#   selftests.tsv                     and titles; demos and their case
+#                                     counts (expectations are in the
+#                                     demos themselves); each kernel's
+#                                     token selftests
 #   build-matrix.tsv                  the matrix this build measured
 #   steps/, userspace-demo/           the patches, NOTES.md, demo sources
 #   docs/, slides/                    make docs, make slides
@@ -149,15 +150,25 @@ repack "$BUILD/initramfs.cpio.gz.list" "$ROOT/initramfs.cpio.zst"
 repack "$BUILD/initramfs-mainline.cpio.gz.list" "$ROOT/initramfs-mainline.cpio.zst"
 
 # --- what bpftoken needs to know ---------------------------------------------
-# steps.tsv: id, folder, title (README's table), selftests (or -)
+# steps.tsv: id, folder, title (README's table)
 for s in $(series_steps); do
 	id=$(step_id "$s")
 	title=$(awk -F'|' -v s="$s" 'index($2, "`" s "`") { t = $3; gsub(/`/, "", t); sub(/^ +/, "", t); sub(/ +$/, "", t); print t; exit }' "$TOP/README.md")
 	[ -n "$title" ] || die "README.md's step table has no row for $s"
-	selftests=-
-	[ -d "$OUT/step-$id/selftests" ] && selftests=$(ls "$OUT/step-$id/selftests" | paste -sd, -)
-	printf '%s\t%s\t%s\t%s\n' "$id" "$s" "$title" "$selftests"
+	printf '%s\t%s\t%s\n' "$id" "$s" "$title"
 done >"$ROOT/steps.tsv"
+
+# selftests.tsv: a kernel (step id or mainline) and the token selftests
+# its own tree built, as vm/run finds them in build/out/LABEL/selftests:
+# the series' from step 13 on, upstream's on mainline
+for s in $(series_steps) mainline; do
+	case $s in
+	mainline) id=mainline dir=$OUT/mainline/selftests ;;
+	*) id=$(step_id "$s") dir=$OUT/step-$(step_id "$s")/selftests ;;
+	esac
+	[ -d "$dir" ] || continue
+	printf '%s\t%s\n' "$id" "$(ls "$dir" | paste -sd, -)"
+done >"$ROOT/selftests.tsv"
 
 # demos.tsv: flavour, demo, case count (its --list), default or extra.
 # The default run is vm/run's: every step's demo, every suite but the fuzzer.

@@ -61,7 +61,7 @@ check "./bpftoken list names every step" shown sh -c "[ \$(cat '$out/list.rc') =
 	[ \$(grep -c '^  [0-9][0-9][a-z]\{0,1\} ' '$out/list') = $(series_steps | wc -l) ]"
 file=run04
 check "./bpftoken run 04 runs step 04's cases as expected" shown sh -c "[ \$(cat '$out/run04.rc') = 0 ] &&
-	grep -q '^ok [0-9]* map.token_and_cap\$' '$out/run04' &&
+	grep -q '^ok [0-9]* map.token_and_cap # got=ok want=ok\$' '$out/run04' &&
 	grep -q '^==> step-04: [0-9]* case(s) as expected' '$out/run04'"
 file=vm
 check "./bpftoken vm 13 DELEGATE= boots a shell with a delegating BPF FS" shown sh -c "

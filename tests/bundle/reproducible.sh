@@ -52,7 +52,7 @@ has() {
 	awk -v p="$name/$1" -v m="$2" '$6 == p && $1 == m { found = 1 } END { exit !found }' "$scratch/list"
 }
 check "bpftoken is executable" has bpftoken -rwxr-xr-x
-for f in parse.awk matrix.awk steps.tsv demos.tsv build-matrix.tsv VERSION SHA256SUMS \
+for f in parse.awk matrix.awk steps.tsv demos.tsv selftests.tsv build-matrix.tsv VERSION SHA256SUMS \
 	README-learners.md README-trainers.md initramfs.cpio.zst initramfs-mainline.cpio.zst \
 	kernels/mainline/bzImage steps/series docs/index.html slides/index.html; do
 	check "the bundle holds $f" has "$f" -rw-r--r--
