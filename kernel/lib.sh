@@ -60,6 +60,17 @@ step_id() {
 	printf '%s\n' "${1%%-*}"
 }
 
+# selftest_dir ID: where kernel/build.sh puts the token selftests that the
+# kernel tree of step ID (or mainline) builds; the folder exists only for
+# the kernels that have some (the series' from step 13 on, upstream's on
+# mainline)
+selftest_dir() {
+	case $1 in
+	mainline) printf '%s\n' "$OUT/mainline/selftests" ;;
+	*) printf '%s\n' "$OUT/step-$1/selftests" ;;
+	esac
+}
+
 # Turn what a user typed as STEP (01, 1, 01-bpf-net-capable) into the
 # step's folder name, or stop with the list of valid steps.
 resolve_step() {

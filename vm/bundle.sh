@@ -159,13 +159,11 @@ for s in $(series_steps); do
 done >"$ROOT/steps.tsv"
 
 # selftests.tsv: a kernel (step id or mainline) and the token selftests
-# its own tree built, as vm/run finds them in build/out/LABEL/selftests:
+# its own tree built, where vm/run finds them too (lib.sh's selftest_dir):
 # the series' from step 13 on, upstream's on mainline
 for s in $(series_steps) mainline; do
-	case $s in
-	mainline) id=mainline dir=$OUT/mainline/selftests ;;
-	*) id=$(step_id "$s") dir=$OUT/step-$(step_id "$s")/selftests ;;
-	esac
+	id=$(step_id "$s")
+	dir=$(selftest_dir "$id")
 	[ -d "$dir" ] || continue
 	printf '%s\t%s\n' "$id" "$(ls "$dir" | paste -sd, -)"
 done >"$ROOT/selftests.tsv"

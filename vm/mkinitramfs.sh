@@ -55,10 +55,11 @@ list=$out.list	# one per flavour: make -j builds both at once
 	# (or from the mainline build)
 	selftests=
 	if [ "$selftests_from" = mainline ]; then
-		[ -d "$OUT/mainline/selftests" ] && selftests=$OUT/mainline/selftests
+		d=$(selftest_dir mainline)
+		[ -d "$d" ] && selftests=$d
 	else
 		for s in $(series_steps); do
-			d=$OUT/step-$(step_id "$s")/selftests
+			d=$(selftest_dir "$(step_id "$s")")
 			[ -d "$d" ] && selftests=$d
 		done
 	fi
