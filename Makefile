@@ -90,7 +90,7 @@ build:
 	fi
 
 build-all:
-	@for s in $(STEPS); do sh kernel/build.sh $$s || exit 1; done
+	@sh kernel/build.sh $(STEPS)
 
 # Each demo is compiled against the headers and libbpf of the step it
 # belongs to, and every demo runs on every step's kernel, so the demos
@@ -179,7 +179,8 @@ wide-check:
 	@if [ -n "$(STEP)" ]; then \
 		sh kernel/wide-check.sh "$(STEP)"; \
 	else \
-		for s in $(STEPS); do sh kernel/wide-check.sh $$s || exit 1; done; \
+		sh kernel/tree.sh apply && for s in $(STEPS); do \
+			BPFTOK_SERIES_APPLIED=1 sh kernel/wide-check.sh $$s || exit 1; done; \
 	fi
 
 # The host tests read every step's build, the initramfs and 6.12's

@@ -6,13 +6,15 @@
 #   selftests/         the step's token selftest, if its tree has one
 #   stamp              what it was built from (commit + config fragments)
 #
-#   kernel/build.sh STEP
+#   kernel/build.sh STEP [STEP...]
 #   kernel/build.sh --debug [STEP]
 #   kernel/build.sh --mainline
 #
 # All steps share one object directory (build/obj) and ccache, so moving
 # from step-NN to the next recompiles only what the step's patch touched.
-# A step whose stamp matches its branch and config is not rebuilt at all.
+# A step whose stamp matches its branch and config is not rebuilt at all,
+# nor checked out: with several steps (make build-all) the series is
+# applied once, and a step that is up to date costs a rev-parse.
 #
 # --debug builds the debug flavour (base.config + debug.config: KASAN,
 # kmemleak, lockdep, UBSAN) of one step, the last one by default, into
@@ -30,6 +32,14 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 take_lock
+if [ $# -gt 1 ]; then
+	case $1 in --*) die "usage: kernel/build.sh STEP [STEP...] | --debug [STEP] | --mainline" ;; esac
+	sh "$TOP/kernel/tree.sh" apply
+	for s in "$@"; do
+		BPFTOK_SERIES_APPLIED=1 sh "$0" "$s" || exit 1
+	done
+	exit 0
+fi
 need_space 1000 "a kernel build (object directory, bzImage, headers, libbpf)"
 FRAGMENTS="$TOP/kernel/config/base.config"
 case ${1:-} in
@@ -63,12 +73,19 @@ case ${1:-} in
 	id=$(step_id "$(resolve_step "${1:-}")")
 	label=step-$id
 	dest=$OUT/step-$id
-	sh "$TOP/kernel/tree.sh" checkout "$id"
+	# the step's branch is current once the series is applied (the
+	# caller may have done that for several steps); checked out below,
+	# only if it needs building
+	[ -n "${BPFTOK_SERIES_APPLIED:-}" ] || sh "$TOP/kernel/tree.sh" apply
 	;;
 esac
 JOBS=${JOBS:-$(nproc)}
 
-commit=$(git -C "$LINUX" rev-parse HEAD)
+if [ -z "$flavour" ]; then
+	commit=$(git -C "$LINUX" rev-parse "refs/heads/$(branch_of "$id")")
+else
+	commit=$(git -C "$LINUX" rev-parse HEAD)
+fi
 want="$commit $(file_hash $FRAGMENTS ${STAMP_EXTRA:-})"
 if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] && [ -f "$dest/bzImage" ] &&
 	[ -f "$dest/build-warnings.log" ] &&
@@ -76,6 +93,11 @@ if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] && [ -f "$dest/b
 	{ [ "$flavour" != mainline ] || [ -x "$dest/selftests/upstream_token" ]; }; then
 	info "$label: up to date (${commit%"${commit#????????????}"})"
 	exit 0
+fi
+if [ -z "$flavour" ]; then
+	sh "$TOP/kernel/tree.sh" checkout "$id"
+	[ "$(git -C "$LINUX" rev-parse HEAD)" = "$commit" ] ||
+		die "step-$id: build/linux is not on $(branch_of "$id") ($commit) after checking it out"
 fi
 # shellcheck disable=SC2086
 need_tools "a kernel build" $KERNEL_BUILD_TOOLS

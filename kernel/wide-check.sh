@@ -22,17 +22,23 @@ patch=$TOP/steps/$step/patch
 WIDE=$BUILD/obj-wide
 kbuild_env
 
-sh "$TOP/kernel/tree.sh" checkout "$id"
+# the branch is current once the series is applied (tests/run.sh does that
+# once for every step); it is checked out only if it needs compiling
+[ -n "${BPFTOK_SERIES_APPLIED:-}" ] || sh "$TOP/kernel/tree.sh" apply
 mkdir -p "$WIDE"
 frag=$TOP/kernel/config/wide.config
 stamp=$WIDE/stamp-$id
-want="$(git -C "$LINUX" rev-parse HEAD) $(file_hash "$frag")"
+commit=$(git -C "$LINUX" rev-parse "refs/heads/$(branch_of "$id")")
+want="$commit $(file_hash "$frag")"
 if [ -f "$stamp" ] && [ "$(head -1 "$stamp")" = "$want" ]; then
 	info "step-$id: unchanged since its last wide compile, which passed:"
 	tail -n +2 "$stamp"
 	exit 0
 fi
 rm -f "$stamp"
+sh "$TOP/kernel/tree.sh" checkout "$id"
+[ "$(git -C "$LINUX" rev-parse HEAD)" = "$commit" ] ||
+	die "step-$id: build/linux is not on $(branch_of "$id") ($commit) after checking it out"
 kconfig_merge "$LINUX" "$WIDE" x86_64_defconfig "the wide config" "$frag"
 info "step-$id: preparing the wide build tree"
 kmake "$LINUX" "$WIDE" -s prepare >"$WIDE/prepare.log" 2>&1 ||
