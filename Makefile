@@ -29,7 +29,9 @@ help:
 	@echo "  make check           everything 'make demo' does, plus the debug kernel run (suites,"
 	@echo "                       short fuzz pass, kmemleak), the host tests, checkpatch, the"
 	@echo "                       wide-config compile and the series check; ends with"
-	@echo "                       'N passed, N failed'"
+	@echo "                       'N passed, N failed'.  A test that passed on the same inputs"
+	@echo "                       (committed tree, packages, builds, day) is not run again;"
+	@echo "                       RERUN=1 runs every test"
 	@echo
 	@echo "Pieces:"
 	@echo "  make deps            install the Debian packages (idempotent; prints sudo line if not root)"
@@ -217,7 +219,7 @@ bundle: initramfs initramfs-mainline
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
 		build/initramfs.* build/initramfs-mainline.* build/demos-mainline build/obj-bench build/obj-bench.log build/tools build/obj-wide build/series build/docs build/slides build/bundle build/libbpf-cache \
-		build/tmp build/test.out build/fresh/root-*
+		build/tmp build/test.out build/fresh/root-* build/check
 
 # Refuses while build/ holds the user's work: edits or new files in
 # build/linux, step-branch commits not refreshed into steps/, a stopped port.

@@ -8,6 +8,9 @@
 #
 # Every test prints one "PASS name" or "FAIL name" line; the run ends with
 # "N passed, N failed" alone on a line and exits non-zero on any failure.
+# A test that passed before on exactly the same inputs (tests/inputs.sh)
+# is not run again, and its PASS line says when it passed; RERUN=1 (make
+# check RERUN=1) runs every test.
 set -eu
 . "$(dirname "$0")/../kernel/lib.sh"
 
@@ -26,11 +29,67 @@ fail() {
 	echo "FAIL $1"
 }
 
+# Results kept across runs.  Once everything is built, INPUTS is the hash
+# of what a result depends on (tests/inputs.sh: the committed tree, the
+# installed packages, the kernels' stamps, the initramfs images, the day).
+# A test that passed on the same INPUTS is not run again: it passes with
+# the time it passed at.  No INPUTS (uncommitted changes) or RERUN=1: every
+# test runs.  The records are build/check/NAME; a failure leaves none.
+INPUTS=
+REUSED=0
+CHECKED=$BUILD/check
+
+fix_inputs() {
+	if [ "${RERUN:-0}" = 1 ]; then
+		info "RERUN=1: every test runs, none is taken from an earlier run"
+	elif INPUTS=$(sh "$TOP/tests/inputs.sh" 2>"$TMP/inputs.err"); then
+		info "inputs $(echo "$INPUTS" | cut -c1-12): a test that passed on them before is not run again (RERUN=1 runs it)"
+	else
+		INPUTS=
+		info "$(cat "$TMP/inputs.err")"
+	fi
+}
+
+# record_of NAME: the file that says NAME passed, and on which inputs
+record_of() {
+	echo "$CHECKED/$(echo "$1" | tr -c 'A-Za-z0-9._:=-' '_')"
+}
+
+# passed_before NAME: when NAME passed on these INPUTS, print when
+passed_before() {
+	local record
+	[ -n "$INPUTS" ] || return 1
+	record=$(record_of "$1")
+	[ -f "$record" ] && [ "$(head -1 "$record")" = "$INPUTS" ] || return 1
+	sed -n 2p "$record"
+}
+
+# record_pass NAME SECONDS
+record_pass() {
+	[ -n "$INPUTS" ] || return 0
+	mkdir -p "$CHECKED"
+	printf '%s\n%s\n' "$INPUTS" "at $(date +%H:%M), took $2 s" >"$(record_of "$1")"
+}
+
+# reuse NAME: pass NAME without running it, if it passed on these INPUTS
+reuse() {
+	local when
+	when=$(passed_before "$1") || return 1
+	REUSED=$((REUSED + 1))
+	pass "$1 (not run again: passed $when)"
+}
+
 # t NAME COMMAND...: run a test script or command, output indented; one
 # that takes 10 s or more says how long (where make check's time goes)
 t() {
 	name=$1
 	shift
+	# the matrix report is made again every time: make run between two
+	# checks may have replaced a step's results
+	case $name in
+	matrix/*) ;;
+	*) ! reuse "$name" || return 0 ;;
+	esac
 	t_start=$(date +%s)
 	if "$@" >"$TMP/test.out" 2>&1; then
 		t_ok=1
@@ -39,12 +98,15 @@ t() {
 		sed 's/^/    | /' "$TMP/test.out"
 	fi
 	t_took=$(($(date +%s) - t_start))
+	[ $t_ok = 0 ] || record_pass "$name" "$t_took"
 	[ "$t_took" -lt 10 ] || name="$name ($t_took s)"
 	if [ $t_ok = 1 ]; then pass "$name"; else fail "$name"; fi
 }
 
 finish() {
 	echo
+	[ $REUSED -eq 0 ] ||
+		echo "$REUSED of these passed on these same inputs earlier and were not run again (RERUN=1 runs them)"
 	[ $FAILED -eq 0 ] || echo "failed:$FAILURES"
 	echo "$PASSED passed, $FAILED failed"
 	[ $FAILED -eq 0 ]
@@ -88,10 +150,17 @@ vm_jobs=	# "LABEL:PID ..." started, not yet reported, oldest first
 vm_start() {
 	local new=$1
 	shift
-	while [ "$(echo $vm_jobs | wc -w)" -ge "$VM_SLOTS" ]; do
+	# a run that passed on these inputs: its results file is reported
+	# again, without a boot (it takes no slot)
+	if [ -f "$BUILD/results/$new.tsv" ] && passed_before "vm/$new run" >/dev/null; then
+		vm_jobs="$vm_jobs $new:reused"
+		return
+	fi
+	while [ "$(echo $vm_jobs | grep -o ':[0-9]' | wc -l)" -ge "$VM_SLOTS" ]; do
 		vm_report
 	done
 	rm -f "$BUILD/results/$new.tsv"	# no stale file if vm/run stops early
+	date +%s >"$TMP/vm-$new.start"
 	sh "$TOP/vm/run" "$@" >"$TMP/vm-$new.out" 2>&1 </dev/null &
 	vm_jobs="$vm_jobs $new:$!"
 }
@@ -101,13 +170,17 @@ vm_report() {
 	job=$(echo $vm_jobs | cut -d' ' -f1)
 	vm_jobs=$(echo $vm_jobs | cut -s -d' ' -f2-)
 	label=${job%:*}
-	if wait "${job#*:}"; then
+	if [ "${job#*:}" = reused ]; then
+		reuse "vm/$label run"
+	elif wait "${job#*:}"; then
+		record_pass "vm/$label run" $(($(date +%s) - $(cat "$TMP/vm-$label.start")))
 		pass "vm/$label run"
 	else
 		sed 's/^/    | /' "$TMP/vm-$label.out"
 		fail "vm/$label run"
 	fi
-	[ "$label" != debug ] || grep '^# fuzz' "$TMP/vm-$label.out" | sed 's/^/    /' || true
+	[ "$label" != debug ] || [ ! -f "$TMP/vm-$label.out" ] ||
+		grep '^# fuzz' "$TMP/vm-$label.out" | sed 's/^/    /' || true
 	[ -f "$BUILD/results/$label.tsv" ] || return 0
 	while IFS="$(printf '\t')" read -r demo case result expected verdict; do
 		if [ "$verdict" = pass ]; then
@@ -217,9 +290,11 @@ TMPDIR=$TMP
 export TMPDIR
 case ${1:-all} in
 host)
+	fix_inputs
 	host_tests
 	;;
 vm)
+	fix_inputs
 	phase "QEMU, two VMs at a time: the debug kernel beside the demo matrix"
 	vm_all
 	phase ""
@@ -231,6 +306,7 @@ all)
 		build_warnings
 		phase "the mainline column: Debian's 6.12 and every demo against its headers"
 		t "build/mainline" make -s -C "$TOP" initramfs-mainline
+		fix_inputs	# everything is built: what the results depend on
 		phase "checkpatch on every step patch"
 		checkpatch
 		phase "compiling each step's callers under a wide config"
@@ -246,6 +322,7 @@ all)
 		phase "suites run"
 		suite_counts
 		phase "a minimal Debian 12 root: make deps, step 00 and its demo, docs, slides"
+		[ "${RERUN:-0}" != 1 ] || { FRESH_FORCE=1; export FRESH_FORCE; }
 		t "fresh/smoke (make deps in a clean root names every package)" sh "$TOP/tests/fresh.sh" smoke
 		# say so when it was not run again (passed on this tree today)
 		grep 'already passed' "$TMP/test.out" | sed 's/^==> /    /' || true
