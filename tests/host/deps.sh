@@ -22,6 +22,35 @@ check "... and with rsync it is content" \
 	env PATH="$bin" /bin/sh -c ". '$TOP/kernel/lib.sh' && need_tools 'a kernel build' \$KERNEL_BUILD_TOOLS"
 rm -rf "$bin"
 
+# Every package a script names for a tool it needs (need_tools TOOL:PACKAGE,
+# KERNEL_BUILD_TOOLS) is one make deps installs, unless every Debian root
+# has it (Priority: required, as mmdebstrap's minbase).  make check's
+# fresh-root smoke builds step 00 only: without this, dropping dwarves
+# or clang from make deps would fail nothing but make fresh.
+named_packages() {
+	{
+		sed -n '/^KERNEL_BUILD_TOOLS=/,/"$/p' "$TOP/kernel/lib.sh"
+		grep -h -A1 '^[[:space:]]*need_tools "' "$TOP"/kernel/*.sh "$TOP"/tests/*.sh \
+			"$TOP"/vm/run "$TOP"/vm/*.sh
+	} | grep -o '[A-Za-z0-9_./+-]*:[a-z0-9][a-z0-9.+-]*' | cut -d: -f2 | sort -u
+}
+not_in_deps() {
+	local installs p missing=
+	installs=$(sh "$TOP/kernel/deps.sh" --list)
+	for p in $(named_packages); do
+		printf '%s\n' "$installs" | grep -qx "$p" && continue
+		[ "$(dpkg-query -W -f '${Priority}' "$p" 2>/dev/null)" = required ] && continue
+		missing="$missing $p"
+	done
+	[ -z "$missing" ] || { echo "named by a script but not installed by make deps:$missing"; return 1; }
+}
+check "every package the scripts name for their tools ($(named_packages | wc -l)) is in make deps" not_in_deps
+named() {
+	local p
+	for p; do named_packages | grep -qx "$p" || { echo "no script names $p"; return 1; }; done
+}
+check "... dwarves and clang (the mainline kernel and selftest) among them" named dwarves clang
+
 # The deck's reveal.js: part of make deps, checked, quick once installed.
 empty=$(mktemp -d)
 expect_fail "reveal.js not installed: --check names it" "missing: reveal.js" \
