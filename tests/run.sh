@@ -171,7 +171,7 @@ vm_report() {
 	vm_jobs=$(echo $vm_jobs | cut -s -d' ' -f2-)
 	label=${job%:*}
 	if [ "${job#*:}" = reused ]; then
-		reuse "vm/$label run"
+		reuse "vm/$label run" || fail "vm/$label run (its record went missing while the check ran)"
 	elif wait "${job#*:}"; then
 		record_pass "vm/$label run" $(($(date +%s) - $(cat "$TMP/vm-$label.start")))
 		pass "vm/$label run"
