@@ -32,20 +32,27 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 take_lock
-if [ $# -gt 1 ]; then
-	case $1 in --*) die "usage: kernel/build.sh STEP [STEP...] | --debug [STEP] | --mainline" ;; esac
-	sh "$TOP/kernel/tree.sh" apply
-	for s in "$@"; do
-		BPFTOK_SERIES_APPLIED=1 sh "$0" "$s" || exit 1
-	done
-	exit 0
-fi
+# Several steps: the series applied once, then each step on its own;
+# BPFTOK_SERIES_APPLIED tells the step's run it need not apply it again.
+case ${1:-} in
+--*) ;;
+*)
+	if [ $# -gt 1 ]; then
+		sh "$TOP/kernel/tree.sh" apply
+		for s in "$@"; do
+			BPFTOK_SERIES_APPLIED=1 sh "$0" "$s" || exit 1
+		done
+		exit 0
+	fi
+	;;
+esac
 need_space 1000 "a kernel build (object directory, bzImage, headers, libbpf)"
 FRAGMENTS="$TOP/kernel/config/base.config"
 case ${1:-} in
 --debug)
 	flavour=debug
-	id=$(step_id "$(resolve_step "${2:-$(series_steps | tail -1)}")")
+	step=$(resolve_step "${2:-$(series_steps | tail -1)}")
+	id=$(step_id "$step")
 	label="step-$id (debug)"
 	dest=$OUT/debug
 	OBJ=$BUILD/obj-debug
@@ -70,7 +77,8 @@ case ${1:-} in
 	;;
 *)
 	flavour=
-	id=$(step_id "$(resolve_step "${1:-}")")
+	step=$(resolve_step "${1:-}")	# a bad STEP stops here, named
+	id=$(step_id "$step")
 	label=step-$id
 	dest=$OUT/step-$id
 	# the step's branch is current once the series is applied (the
