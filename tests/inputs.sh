@@ -18,6 +18,10 @@
 #     commit with config files from the tree;
 #   - the cached Debian root tarballs the bundle and fresh-root tests
 #     unpack;
+#   - who runs it (some tests need root) and the knobs the scripts read
+#     from the environment (VM_TIMEOUT, BPFTOK_ROUNDS, FUZZ_COUNT, QEMU,
+#     ...), as make check VM_TIMEOUT=5 passes them on: a debug run with
+#     fewer rounds is not the debug run;
 #   - the day (UTC).  Everything runs at least once a day: the archive
 #     moves under the tests that read it, and a run that depends on timing
 #     gets a new chance to show a race.
@@ -35,6 +39,10 @@ fi
 {
 	echo "tree $(git -C "$TOP" rev-parse 'HEAD^{tree}')"
 	echo "day $(date -u +%F)"
+	echo "uid $(id -u)"
+	# the knobs, less those that change how, not what, is run
+	env | grep -E '^(BPFTOK_|VM_|FUZZ_|FRESH_|QEMU|INITRAMFS|KERNEL_|MAINLINE_|BUSYBOX|DEPS_|NPM_DIR|MATRIX_|ANSWERS_|FIT_|SOURCE_DATE_EPOCH|DELEGATE|WORKSHOP_MD|CASES|STEP)' |
+		grep -vE '^(BPFTOK_LOCKED|BPFTOK_MIN_FREE_MB|VM_SLOTS|FRESH_FORCE|FIT_VERBOSE)=' | sort
 	dpkg-query -W -f '${Package} ${Version} ${Architecture}\n' | sort
 	for stamp in "$OUT"/step-*/stamp "$OUT"/mainline/stamp; do
 		[ -f "$stamp" ] && echo "${stamp#"$OUT/"} $(cat "$stamp")"

@@ -60,6 +60,10 @@ rm "$clone/untracked-file"
 echo "new" >"$clone/build/scratch-file"
 check "files under build/ (ignored) do not count" [ "$(key)" = "$edited" ]
 
+check "a knob in the environment (make check BPFTOK_ROUNDS=1) changes it" \
+	[ "$(BPFTOK_ROUNDS=1 key)" != "$edited" ]
+check "... one that only changes how it runs (VM_SLOTS) does not" \
+	[ "$(VM_SLOTS=1 key)" = "$edited" ]
 # the packages: a stand-in dpkg-query that lists one more
 mkdir "$scratch/bin"
 cat >"$scratch/bin/dpkg-query" <<EOF
@@ -71,6 +75,16 @@ chmod +x "$scratch/bin/dpkg-query"
 check "another installed package changes it" \
 	[ "$(PATH="$scratch/bin:$PATH" key)" != "$edited" ]
 rm "$scratch/bin/dpkg-query"
+
+# the user: a stand-in id for uid 1000 (some tests need root)
+cat >"$scratch/bin/id" <<EOF
+#!/bin/sh
+[ "\$*" = -u ] && echo 1000 || exec /usr/bin/id "\$@"
+EOF
+chmod +x "$scratch/bin/id"
+user_key=$(PATH="$scratch/bin:$PATH" key)
+check "another user changes it" test -n "$user_key" -a "$user_key" != "$edited"
+rm "$scratch/bin/id"
 
 # the day: a stand-in date for tomorrow
 cat >"$scratch/bin/date" <<EOF
