@@ -31,50 +31,64 @@ fail() {
 
 # Results kept across runs.  Once everything is built, INPUTS is the hash
 # of what a result depends on (tests/inputs.sh: the committed tree, the
-# installed packages, the kernels' stamps, the initramfs images, the day).
-# A test that passed on the same INPUTS is not run again: it passes with
-# the time it passed at.  No INPUTS (uncommitted changes) or RERUN=1: every
-# test runs.  The records are build/check/NAME; a failure leaves none.
+# installed packages, the kernels' stamps, the initramfs images, who runs
+# it and the knobs in the environment, the day).  A test that passed on
+# the same INPUTS is not run again: it passes with the time it passed at.
+# No INPUTS (uncommitted changes): every test runs and nothing is kept.
+# RERUN=1: every test runs, and what it finds is kept.  The records are
+# build/check/NAME; a failure removes NAME's.
 INPUTS=
+REUSE=1
 REUSED=0
 CHECKED=$BUILD/check
 
 fix_inputs() {
-	if [ "${RERUN:-0}" = 1 ]; then
-		info "RERUN=1: every test runs, none is taken from an earlier run"
-	elif INPUTS=$(sh "$TOP/tests/inputs.sh" 2>"$TMP/inputs.err"); then
-		info "inputs $(echo "$INPUTS" | cut -c1-12): a test that passed on them before is not run again (RERUN=1 runs it)"
-	else
+	[ "${RERUN:-0}" != 1 ] || REUSE=0
+	if ! INPUTS=$(sh "$TOP/tests/inputs.sh" 2>"$TMP/inputs.err"); then
 		INPUTS=
 		info "$(cat "$TMP/inputs.err")"
+	elif [ $REUSE = 0 ]; then
+		info "RERUN=1: every test runs, none is taken from an earlier run"
+	else
+		info "inputs $(echo "$INPUTS" | cut -c1-12): a test that passed on them before is not run again (RERUN=1 runs it)"
 	fi
 }
 
 # record_of NAME: the file that says NAME passed, and on which inputs
 record_of() {
-	echo "$CHECKED/$(echo "$1" | tr -c 'A-Za-z0-9._:=-' '_')"
+	echo "$CHECKED/$(printf '%s' "$1" | tr -c 'A-Za-z0-9._:=-' '_')"
 }
 
-# passed_before NAME: when NAME passed on these INPUTS, print when
+# passed_before NAME [FILE]: when NAME passed on these INPUTS (and left
+# FILE as it is now), print when
 passed_before() {
 	local record
-	[ -n "$INPUTS" ] || return 1
+	[ $REUSE = 1 ] && [ -n "$INPUTS" ] || return 1
 	record=$(record_of "$1")
-	[ -f "$record" ] && [ "$(head -1 "$record")" = "$INPUTS" ] || return 1
+	[ -f "$record" ] && [ "$(sed -n 1p "$record")" = "$INPUTS" ] || return 1
+	[ -z "${2:-}" ] || [ "$(sed -n 3p "$record")" = "$(file_hash "$2")" ] || return 1
 	sed -n 2p "$record"
 }
 
-# record_pass NAME SECONDS
+# record_pass NAME SECONDS [FILE]: NAME passed on these INPUTS, leaving
+# FILE (a VM run's results, read again when the run is reused)
 record_pass() {
 	[ -n "$INPUTS" ] || return 0
 	mkdir -p "$CHECKED"
-	printf '%s\n%s\n' "$INPUTS" "at $(date +%H:%M), took $2 s" >"$(record_of "$1")"
+	printf '%s\n%s\n%s\n' "$INPUTS" "at $(date -u +%H:%M) UTC, took $2 s" \
+		"$([ -z "${3:-}" ] || file_hash "$3")" >"$(record_of "$1")"
 }
 
-# reuse NAME: pass NAME without running it, if it passed on these INPUTS
+# forget NAME: it failed; an earlier pass on these inputs no longer counts
+forget() {
+	rm -f "$(record_of "$1")"
+}
+
+# reuse NAME [FILE]: pass NAME without running it, if it passed on these
+# INPUTS (and left FILE as it is)
 reuse() {
 	local when
-	when=$(passed_before "$1") || return 1
+	when=$(passed_before "$@") || return 1
 	REUSED=$((REUSED + 1))
 	pass "$1 (not run again: passed $when)"
 }
@@ -87,9 +101,11 @@ t() {
 	# the matrix report is made again every time: make run between two
 	# checks may have replaced a step's results
 	case $name in
-	matrix/*) ;;
-	*) ! reuse "$name" || return 0 ;;
+	matrix/*) t_keep=0 ;;
+	*) t_keep=1 ;;
 	esac
+	: >"$TMP/test.out"
+	[ $t_keep = 0 ] || ! reuse "$name" || return 0
 	t_start=$(date +%s)
 	if "$@" >"$TMP/test.out" 2>&1; then
 		t_ok=1
@@ -98,7 +114,11 @@ t() {
 		sed 's/^/    | /' "$TMP/test.out"
 	fi
 	t_took=$(($(date +%s) - t_start))
-	[ $t_ok = 0 ] || record_pass "$name" "$t_took"
+	if [ $t_ok = 0 ]; then
+		forget "$name"
+	elif [ $t_keep = 1 ]; then
+		record_pass "$name" "$t_took"
+	fi
 	[ "$t_took" -lt 10 ] || name="$name ($t_took s)"
 	if [ $t_ok = 1 ]; then pass "$name"; else fail "$name"; fi
 }
@@ -112,10 +132,16 @@ finish() {
 	[ $FAILED -eq 0 ]
 }
 
+# docs.sh and slides.sh make the site and the deck that others (the
+# browser, the compat page, the workshop) read: they go first.
 host_tests() {
-	for test in "$TOP"/tests/host/*.sh; do
-		[ "$(basename "$test")" = lib.sh ] && continue	# helpers, not a test
+	for test in "$TOP"/tests/host/docs.sh "$TOP"/tests/host/slides.sh "$TOP"/tests/host/*.sh; do
+		case $(basename "$test") in
+		lib.sh) continue ;;	# helpers, not a test
+		docs.sh|slides.sh) [ -z "${made_docs:-}" ] || continue ;;
+		esac
 		t "host/$(basename "$test" .sh)" sh "$test"
+		[ "$(basename "$test")" != slides.sh ] || made_docs=1
 	done
 }
 
@@ -152,7 +178,8 @@ vm_start() {
 	shift
 	# a run that passed on these inputs: its results file is reported
 	# again, without a boot (it takes no slot)
-	if [ -f "$BUILD/results/$new.tsv" ] && passed_before "vm/$new run" >/dev/null; then
+	if [ -f "$BUILD/results/$new.tsv" ] &&
+		passed_before "vm/$new run" "$BUILD/results/$new.tsv" >/dev/null; then
 		vm_jobs="$vm_jobs $new:reused"
 		return
 	fi
@@ -171,11 +198,14 @@ vm_report() {
 	vm_jobs=$(echo $vm_jobs | cut -s -d' ' -f2-)
 	label=${job%:*}
 	if [ "${job#*:}" = reused ]; then
-		reuse "vm/$label run" || fail "vm/$label run (its record went missing while the check ran)"
+		reuse "vm/$label run" "$BUILD/results/$label.tsv" ||
+			fail "vm/$label run (its record went missing while the check ran)"
 	elif wait "${job#*:}"; then
-		record_pass "vm/$label run" $(($(date +%s) - $(cat "$TMP/vm-$label.start")))
+		record_pass "vm/$label run" $(($(date +%s) - $(cat "$TMP/vm-$label.start"))) \
+			"$BUILD/results/$label.tsv"
 		pass "vm/$label run"
 	else
+		forget "vm/$label run"
 		sed 's/^/    | /' "$TMP/vm-$label.out"
 		fail "vm/$label run"
 	fi
@@ -313,10 +343,12 @@ all)
 		wide_check
 		phase "exporting the series and applying it to the pristine tree"
 		t "series/applies-on-pristine" sh "$TOP/kernel/series.sh"
-		phase "host tests"
-		host_tests
 		phase "QEMU, two VMs at a time: the debug kernel (KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer) beside the demo matrix"
 		vm_all
+		# after the matrix: the docs, the slides and the answer key
+		# show what was just measured
+		phase "host tests"
+		host_tests
 		phase "the workshop bundle: reproducible, run with only QEMU installed"
 		bundle_tests
 		phase "suites run"
