@@ -90,7 +90,7 @@ esac
 JOBS=${JOBS:-$(nproc)}
 
 if [ -z "$flavour" ]; then
-	commit=$(git -C "$LINUX" rev-parse "refs/heads/$(branch_of "$id")")
+	commit=$(step_commit "$id")
 else
 	commit=$(git -C "$LINUX" rev-parse HEAD)
 fi
@@ -102,11 +102,7 @@ if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] && [ -f "$dest/b
 	info "$label: up to date (${commit%"${commit#????????????}"})"
 	exit 0
 fi
-if [ -z "$flavour" ]; then
-	sh "$TOP/kernel/tree.sh" checkout "$id"
-	[ "$(git -C "$LINUX" rev-parse HEAD)" = "$commit" ] ||
-		die "step-$id: build/linux is not on $(branch_of "$id") ($commit) after checking it out"
-fi
+[ -n "$flavour" ] || checkout_step_at "$id" "$commit"
 # shellcheck disable=SC2086
 need_tools "a kernel build" $KERNEL_BUILD_TOOLS
 rm -f "$dest/stamp" "$dest/build-warnings.log"

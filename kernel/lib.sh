@@ -113,6 +113,20 @@ branch_of() {
 	printf 'step-%s\n' "$(step_id "$1")"
 }
 
+# step_commit ID: the commit of step ID's branch (current once the series
+# is applied: kernel/tree.sh apply), read without checking it out
+step_commit() {
+	git -C "$LINUX" rev-parse "refs/heads/$(branch_of "$1")"
+}
+
+# checkout_step_at ID COMMIT: check step ID out to build it, and stop if
+# its branch is no longer the COMMIT the build was decided on
+checkout_step_at() {
+	sh "$TOP/kernel/tree.sh" checkout "$1"
+	[ "$(git -C "$LINUX" rev-parse HEAD)" = "$2" ] ||
+		die "step-$1: build/linux is not on $(branch_of "$1") ($2) after checking it out"
+}
+
 # One make at a time per checkout: two builds sharing build/obj would
 # corrupt each other.  Nested scripts inherit the lock.
 take_lock() {

@@ -28,7 +28,7 @@ kbuild_env
 mkdir -p "$WIDE"
 frag=$TOP/kernel/config/wide.config
 stamp=$WIDE/stamp-$id
-commit=$(git -C "$LINUX" rev-parse "refs/heads/$(branch_of "$id")")
+commit=$(step_commit "$id")
 want="$commit $(file_hash "$frag")"
 if [ -f "$stamp" ] && [ "$(head -1 "$stamp")" = "$want" ]; then
 	info "step-$id: unchanged since its last wide compile, which passed:"
@@ -36,9 +36,7 @@ if [ -f "$stamp" ] && [ "$(head -1 "$stamp")" = "$want" ]; then
 	exit 0
 fi
 rm -f "$stamp"
-sh "$TOP/kernel/tree.sh" checkout "$id"
-[ "$(git -C "$LINUX" rev-parse HEAD)" = "$commit" ] ||
-	die "step-$id: build/linux is not on $(branch_of "$id") ($commit) after checking it out"
+checkout_step_at "$id" "$commit"
 kconfig_merge "$LINUX" "$WIDE" x86_64_defconfig "the wide config" "$frag"
 info "step-$id: preparing the wide build tree"
 kmake "$LINUX" "$WIDE" -s prepare >"$WIDE/prepare.log" 2>&1 ||
