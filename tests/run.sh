@@ -269,7 +269,7 @@ matrix_columns() {
 # run where only QEMU is installed (a minimal Debian root), its matrix
 # against this build's cell by cell; Ctrl-C and a timeout leave no QEMU.
 bundle_tests() {
-	for test in reproducible qemu-only interrupt; do
+	for test in reproducible no_answers qemu-only interrupt; do
 		t "bundle/$test" sh "$TOP/tests/bundle/$test.sh"
 	done
 }

@@ -1,7 +1,16 @@
 #!/bin/sh
-# make bundle: build/bundle/bpf-token-steps-VERSION.tar.gz, the workshop's
-# one file.  It unpacks into one folder that runs every step's demos with
-# nothing installed but QEMU (vm/bpftoken, POSIX sh):
+# make bundle: the workshop's two files, in build/bundle/:
+#
+#   bpf-token-steps-VERSION.tar.gz          the learners' file: everything
+#                                           below, without the answer key
+#   bpf-token-steps-VERSION-trainer.tar.gz  the trainer's key: unpacked
+#                                           beside the first, it adds
+#                                           trainer/ (instructor.html, each
+#                                           step's NOTES.md with its answer)
+#                                           and README-trainers.md
+#
+# The learners' file unpacks into one folder that runs every step's demos
+# with nothing installed but QEMU (vm/bpftoken, POSIX sh):
 #
 #   bpftoken, parse.awk, matrix.awk   the runner and the two awk files it
 #                                     shares with vm/run and vm/matrix.sh
@@ -15,13 +24,19 @@
 #                                     demos themselves); each kernel's
 #                                     token selftests
 #   build-matrix.tsv                  the matrix this build measured
-#   steps/, userspace-demo/           the patches, NOTES.md, demo sources
-#   docs/, slides/                    make docs, make slides
-#   README-learners.md, README-trainers.md, VERSION, SHA256SUMS
+#   steps/, userspace-demo/           the patches, NOTES.md without its
+#                                     "## Answer" (docs/learner.awk), demo
+#                                     sources
+#   src/                              the kernel files the series touches,
+#                                     as each step leaves them, for
+#                                     `./bpftoken src` (vm/srcpack.sh)
+#   docs/, slides/                    make docs (not instructor.html),
+#                                     make slides
+#   README-learners.md, VERSION, SHA256SUMS
 #
 # VERSION is `git describe --always --dirty`; build/bundle/last names the
-# tarball last made.  Reproducible: the same
-# build outputs give a byte-identical tarball (sorted entries, owner 0,
+# learners' tarball last made (the key is the same name with -trainer).
+# Reproducible: the same build outputs give byte-identical tarballs (sorted entries, owner 0,
 # every mtime the commit's date, gzip -n), so a trainer can publish its
 # sha256.  The matrix is run first (vm/matrix.sh run) unless
 # build/report/matrix.tsv is newer than every kernel and every file the
@@ -42,6 +57,10 @@ DEST=$BUILD/bundle
 STAGE=$DEST/stage
 ROOT=$STAGE/$NAME
 TARBALL=$DEST/$NAME.tar.gz
+# the trainer's key: its own staging folder, the same top folder name
+KEYSTAGE=$DEST/stage-trainer
+KEYROOT=$KEYSTAGE/$NAME
+KEY=$DEST/$NAME-trainer.tar.gz
 GEN=$BUILD/tools/gen_init_cpio-linux
 
 # --- what must exist --------------------------------------------------------
@@ -193,13 +212,28 @@ empty=$(awk -F'\t' '$3 + 0 == 0 { printf " %s/%s", $1, $2 }' "$ROOT/demos.tsv")
 cp "$MATRIX" "$ROOT/build-matrix.tsv"
 
 # --- sources, docs and slides ----------------------------------------------------
+# The learners get each NOTES.md as the docs show it, without its
+# "## Answer" (docs/learner.awk); the whole file goes to the key.
+rm -rf "$KEYSTAGE"
+mkdir -p "$KEYROOT/trainer"
 git -C "$TOP" ls-files -- steps userspace-demo | while IFS= read -r f; do
 	[ -f "$TOP/$f" ] || continue	# deleted in the working tree
 	mkdir -p "$ROOT/$(dirname "$f")"
-	cp "$TOP/$f" "$ROOT/$f"
+	case $f in
+	steps/*/NOTES.md)
+		awk -f "$TOP/docs/learner.awk" "$TOP/$f" >"$ROOT/$f"
+		mkdir -p "$KEYROOT/trainer/$(dirname "$f")"
+		cp "$TOP/$f" "$KEYROOT/trainer/$f"
+		;;
+	*) cp "$TOP/$f" "$ROOT/$f" ;;
+	esac
 done
+info "bundle: the kernel files the series touches, per step (vm/srcpack.sh)"
+sh "$TOP/vm/srcpack.sh" "$ROOT/src" >/dev/null
 mkdir -p "$ROOT/docs" "$ROOT/slides"
-(cd "$BUILD/docs" && find . -path ./src -prune -o -type f -print) | while IFS= read -r f; do
+cp "$BUILD/docs/instructor.html" "$KEYROOT/trainer/"
+cp "$BUILD/docs/style.css" "$KEYROOT/trainer/"
+(cd "$BUILD/docs" && find . -path ./src -prune -o -type f ! -name instructor.html -print) | while IFS= read -r f; do
 	mkdir -p "$ROOT/docs/$(dirname "$f")"
 	cp "$BUILD/docs/$f" "$ROOT/docs/$f"
 done
@@ -235,24 +269,31 @@ KERNELS_MB=$(mb "$ROOT/kernels")
 INITRAMFS_MB=$(mb "$ROOT/initramfs.cpio.zst" "$ROOT/initramfs-mainline.cpio.zst")
 DOCS_MB=$(mb "$ROOT/docs" "$ROOT/slides")
 SOURCES_MB=$(mb "$ROOT/steps" "$ROOT/userspace-demo")
+SRC_MB=$(mb "$ROOT/src")
 QEMU_RUN=$(cd "$ROOT" && BPFTOK_ACCEL='' QEMU='' sh ./bpftoken command 04 | sed -n 1p)
 QEMU_VM=$(cd "$ROOT" && BPFTOK_ACCEL='' QEMU='' sh ./bpftoken command 04 | sed -n 2p)
-export NKERNELS KERNELS_MB INITRAMFS_MB DOCS_MB SOURCES_MB QEMU_RUN QEMU_VM
+export NKERNELS KERNELS_MB INITRAMFS_MB DOCS_MB SOURCES_MB SRC_MB QEMU_RUN QEMU_VM
 fill "$TOP/vm/bundle-learners.md" >"$ROOT/README-learners.md"
-fill "$TOP/vm/bundle-trainers.md" >"$ROOT/README-trainers.md"
+fill "$TOP/vm/bundle-trainers.md" >"$KEYROOT/README-trainers.md"
 printf 'bpf-token-steps %s\ncommit %s (%s)\n' "$VERSION" "$COMMIT" "$DATE" >"$ROOT/VERSION"
 
-# --- checksums and the tarball ------------------------------------------------------
+# --- checksums and the tarballs ------------------------------------------------------
 (cd "$ROOT" && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort |
 	xargs sha256sum) >"$ROOT/SHA256SUMS"
-find "$STAGE" -type d -exec chmod 0755 {} +
-find "$STAGE" -type f -exec chmod 0644 {} +
-chmod 0755 "$ROOT/bpftoken"
-LC_ALL=C tar --sort=name --format=ustar --owner=0 --group=0 --numeric-owner \
-	--mtime="@$EPOCH" -C "$STAGE" -cf - "$NAME" | gzip -9 -n >"$TARBALL.new"
-mv "$TARBALL.new" "$TARBALL"
+# pack STAGE TARBALL: STAGE's $NAME folder, reproducibly
+pack() {
+	find "$1" -type d -exec chmod 0755 {} +
+	find "$1" -type f -exec chmod 0644 {} +
+	[ ! -f "$1/$NAME/bpftoken" ] || chmod 0755 "$1/$NAME/bpftoken"
+	LC_ALL=C tar --sort=name --format=ustar --owner=0 --group=0 --numeric-owner \
+		--mtime="@$EPOCH" -C "$1" -cf - "$NAME" | gzip -9 -n >"$2.new"
+	mv "$2.new" "$2"
+}
+pack "$STAGE" "$TARBALL"
+pack "$KEYSTAGE" "$KEY"
 # the tests find the tarball just made here (HEAD may have moved since they began)
 echo "$TARBALL" >"$DEST/last"
-rm -rf "$STAGE"
-info "bundle: ${TARBALL#"$TOP/"}, $(($(wc -c <"$TARBALL") / 1024)) kB; unpacked: kernels $KERNELS_MB MiB, initramfs $INITRAMFS_MB MiB, docs and slides $DOCS_MB MiB"
+rm -rf "$STAGE" "$KEYSTAGE"
+info "bundle: ${TARBALL#"$TOP/"}, $(($(wc -c <"$TARBALL") / 1024)) kB, for the learners; unpacked: kernels $KERNELS_MB MiB, initramfs $INITRAMFS_MB MiB, docs and slides $DOCS_MB MiB, kernel source $SRC_MB MiB"
 info "bundle: sha256 $(sha256sum "$TARBALL" | cut -d" " -f1)"
+info "bundle: ${KEY#"$TOP/"}, $(($(wc -c <"$KEY") / 1024)) kB, the trainer's key (README-trainers.md, trainer/: the answers); keep it from the learners"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# make bundle twice from the same build: the same bytes, so a trainer can
-# publish the sha256.  Also what the tarball must hold, and its size.
+# make bundle twice from the same build: the same bytes, the learners'
+# tarball and the trainer's key, so a trainer can publish the sha256.
+# Also what the tarball must hold, and its size.
 . "$(dirname "$0")/../host/lib.sh"
 
 scratch=$(mktemp -d)
@@ -18,10 +19,12 @@ build() {
 	tarball=$(cat "$BUILD/bundle/last")
 	cp "$tarball" "$scratch/build$1.tar.gz"
 	sha=$(sha256sum "$tarball" | cut -d" " -f1)
+	key_sha=$(sha256sum "${tarball%.tar.gz}-trainer.tar.gz" | cut -d" " -f1)
 }
 start=$(date +%s)
 build 1
 first=$sha
+first_key=$key_sha
 first_name=$(basename "$tarball")
 mid=$(date +%s)
 build 2
@@ -32,6 +35,7 @@ echo "  second build ($(($(date +%s) - mid)) s): $second"
 	echo "  (HEAD or the working tree changed between the builds: $first_name, then $(basename "$tarball"))"
 name=$(basename "$tarball" .tar.gz)
 check "two builds of the bundle are byte-identical" [ "$first" = "$second" ]
+check "two builds of the trainer's key are byte-identical" [ "$first_key" = "$key_sha" ]
 if [ "$first" != "$second" ]; then
 	# say which entries differ, so the cause can be found
 	for n in 1 2; do
@@ -53,7 +57,7 @@ has() {
 }
 check "bpftoken is executable" has bpftoken -rwxr-xr-x
 for f in parse.awk matrix.awk steps.tsv demos.tsv selftests.tsv build-matrix.tsv VERSION SHA256SUMS \
-	README-learners.md README-trainers.md initramfs.cpio.zst initramfs-mainline.cpio.zst \
+	README-learners.md src/files.tsv initramfs.cpio.zst initramfs-mainline.cpio.zst \
 	kernels/mainline/bzImage steps/series docs/index.html slides/index.html; do
 	check "the bundle holds $f" has "$f" -rw-r--r--
 done
@@ -64,6 +68,7 @@ for s in $(series_steps); do
 			grep -q ' $name/steps/$s/NOTES.md\$' '$scratch/list'"
 done
 mkdir "$scratch/unpacked"
+git -C "$LINUX" show step-03:kernel/bpf/token.c >"$scratch/token.c"
 tar -xzf "$tarball" -C "$scratch/unpacked"
 commit=$(sed -n 's/^commit \([0-9a-f]*\) .*/\1/p' "$scratch/unpacked/$name/VERSION")
 epoch=$(git -C "$TOP" log -1 --format=%ct "$commit")
@@ -73,6 +78,15 @@ check "every entry is owned by 0/0 and dated at the commit" \
 check "SHA256SUMS lists every file and matches" \
 	sh -c "cd '$scratch/unpacked/$name' && sha256sum --quiet -c SHA256SUMS &&
 		[ \$(find . -type f ! -name SHA256SUMS | wc -l) = \$(wc -l <SHA256SUMS) ]"
+tar -xzf "${tarball%.tar.gz}-trainer.tar.gz" -C "$scratch/unpacked"
 check "the READMEs name no placeholder left unfilled" \
 	sh -c "! grep -n '@[A-Z_]*@' '$scratch/unpacked/$name'/README-*.md"
+# every blob src/files.tsv names is there, and a step's file reads back
+# as its branch has it
+check "src/ holds every file version src/files.tsv names" \
+	sh -c "cd '$scratch/unpacked/$name/src' && cut -f3 files.tsv | sort -u | while read -r b; do [ -f blobs/\$b ] || { echo missing \$b; exit 1; }; done"
+check "./bpftoken src 03 kernel/bpf/token.c is step 03's file" \
+	sh -c "cd '$scratch/unpacked/$name' && ./bpftoken src 03 kernel/bpf/token.c | sed 's/^ *[0-9]*  //' |
+		cmp -s - '$scratch/token.c'" 
+
 done_testing
