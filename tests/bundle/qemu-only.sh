@@ -4,6 +4,14 @@
 # an unprivileged user.  `./bpftoken run 04` must show step 04's cases,
 # `./bpftoken vm` must boot a shell with DELEGATE's BPF FS, and
 # `./bpftoken matrix` must match build/report/matrix.tsv cell by cell.
+# `./bpftoken check` must pass, and fail with the fix named when QEMU is
+# missing or the boot runs out of time.
+#
+# bpftoken is POSIX sh for laptops that are not Debian: `run 04` and
+# `matrix` run again under busybox's ash with a PATH of busybox applets
+# only (a non-GNU userland: awk, sed, date, ... are busybox's), and
+# `run 04` under busybox ash with Debian's tools.  busybox-static is in
+# the root for that alone; the runner never needs it.
 . "$(dirname "$0")/../host/lib.sh"
 . "$TOP/tests/debroot.sh"
 
@@ -19,7 +27,7 @@ name=$(basename "$tarball" .tar.gz)
 
 root=$BUILD/debroot/qemu-only.root
 trap 'rm -rf "$root"' EXIT
-debroot_unpack "$(debroot_tarball qemu-only qemu-system-x86)" "$root"
+debroot_unpack "$(debroot_tarball qemu-only-busybox qemu-system-x86 busybox-static)" "$root"
 mkdir -p "$root/home/learner"
 cp "$tarball" "$root/home/learner/"
 out=$root/home/learner/out
@@ -39,6 +47,18 @@ debroot_run "$root" "
 	cd $name
 	as_learner ./bpftoken list >../out/list 2>&1; echo \$? >../out/list.rc
 	as_learner ./bpftoken run 04 >../out/run04 2>&1; echo \$? >../out/run04.rc
+	as_learner ./bpftoken check >../out/check 2>&1; echo \$? >../out/check.rc
+	as_learner env QEMU=/nonexistent/qemu-system-x86_64 ./bpftoken check >../out/check-noqemu 2>&1
+	echo \$? >../out/check-noqemu.rc
+	as_learner env VM_TIMEOUT=1 ./bpftoken check >../out/check-timeout 2>&1; echo \$? >../out/check-timeout.rc
+	as_learner ./bpftoken src 02 kernel/bpf/inode.c:bpf_parse_param >../out/src 2>&1; echo \$? >../out/src.rc
+	# busybox: its ash with Debian's tools, then with nothing but its applets
+	mkdir -p /opt/busybox && busybox --install -s /opt/busybox
+	as_learner busybox sh ./bpftoken run 04 >../out/ash-run04 2>&1; echo \$? >../out/ash-run04.rc
+	as_learner env PATH=/opt/busybox QEMU=/usr/bin/qemu-system-x86_64 busybox sh ./bpftoken run 04 \
+		>../out/bb-run04 2>&1; echo \$? >../out/bb-run04.rc
+	as_learner env PATH=/opt/busybox QEMU=/usr/bin/qemu-system-x86_64 BPFTOK_RESULTS=\$PWD/results-bb \
+		busybox sh ./bpftoken matrix >../out/bb-matrix 2>&1; echo \$? >../out/bb-matrix.rc
 	(while :; do echo exit; sleep 1; done) |
 		as_learner timeout -k 5 150 ./bpftoken vm 13 \
 			DELEGATE='delegate_cmds=map_create:prog_load delegate_maps=array' >../out/vm 2>&1
@@ -63,6 +83,31 @@ file=run04
 check "./bpftoken run 04 runs step 04's cases as expected" shown sh -c "[ \$(cat '$out/run04.rc') = 0 ] &&
 	grep -q '^ok [0-9]* map.token_and_cap # got=ok want=ok\$' '$out/run04' &&
 	grep -q '^==> step-04: [0-9]* case(s) as expected' '$out/run04'"
+file=check
+check "./bpftoken check passes: OK, the accelerator, the boot time" shown sh -c "[ \$(cat '$out/check.rc') = 0 ] &&
+	grep -q '^OK: step 00 booted and ran its [1-9][0-9]* case(s) as expected\$' '$out/check' &&
+	grep -q '^accelerator: tcg (this QEMU offers: .*tcg' '$out/check' &&
+	grep -q '^boot to result: [0-9]* s\$' '$out/check'"
+file=check-noqemu
+check "./bpftoken check without QEMU fails and says how to install it" shown sh -c "[ \$(cat '$out/check-noqemu.rc') = 1 ] &&
+	grep -q 'qemu-system-x86_64 not found: install QEMU (Debian/Ubuntu, also inside WSL2: sudo apt install qemu-system-x86' '$out/check-noqemu'"
+file=check-timeout
+check "./bpftoken check on a boot past its time fails and names the fix" shown sh -c "[ \$(cat '$out/check-timeout.rc') = 1 ] &&
+	grep -q '^NOT OK: the boot did not end within 1 s under tcg' '$out/check-timeout' &&
+	grep -q 'VM_TIMEOUT=600 ./bpftoken check' '$out/check-timeout'"
+file=src
+check "./bpftoken src 02 kernel/bpf/inode.c:bpf_parse_param prints the function, numbered" shown sh -c "[ \$(cat '$out/src.rc') = 0 ] &&
+	grep -q '^ *[0-9][0-9]*  static int bpf_parse_param(struct fs_context \*fc, struct fs_parameter \*param)\$' '$out/src' &&
+	grep -q '^ *[0-9][0-9]*  }\$' '$out/src'"
+for sh in ash bb; do
+	file=$sh-run04
+	check "./bpftoken run 04 under busybox ash ($([ $sh = bb ] && echo 'busybox applets only' || echo "Debian's tools"))" \
+		shown sh -c "[ \$(cat '$out/$sh-run04.rc') = 0 ] &&
+		grep -q '^ok [0-9]* map.token_and_cap # got=ok want=ok\$' '$out/$sh-run04' &&
+		grep -q '^==> step-04: [0-9]* case(s) as expected' '$out/$sh-run04'"
+done
+file=bb-matrix
+check "./bpftoken matrix under busybox ash with busybox applets only exits 0" shown [ "$(cat "$out/bb-matrix.rc")" = 0 ]
 file=vm
 check "./bpftoken vm 13 DELEGATE= boots a shell with a delegating BPF FS" shown sh -c "
 	grep -q '^/mnt/delegated: rw,delegate_cmds=0x21,delegate_maps=0x4' '$out/vm' &&
@@ -74,8 +119,9 @@ check "./bpftoken matrix wrote results/matrix.tsv" [ -f "$theirs" ]
 
 # Cell by cell: every (demo, case, step) of the build's matrix must be in
 # the bundle's with the same expected, measured and verdict, and no more.
-check "the qemu-only matrix matches build/report/matrix.tsv cell by cell" \
-	awk -F'\t' '
+compare_cells() {
+	[ -f "$2" ] || { echo "  NOT OK: $1: no $2"; fails=$((fails + 1)); return 0; }
+	check "$1" awk -F'\t' '
 		FNR == 1 { if (NR == 1) head = $0; else if ($0 != head) { print "header: " $0; bad = 1 }; next }
 		NR == FNR { want[$1 FS $2 FS $3] = $4 FS $5 FS $6; next }
 		{
@@ -89,5 +135,9 @@ check "the qemu-only matrix matches build/report/matrix.tsv cell by cell" \
 			for (k in want) { print "missing in the bundle run: " k; bad = 1 }
 			print "  " n + 0 " cells compared"
 			exit bad
-		}' "$BUILD/report/matrix.tsv" "${theirs:-/dev/null}"
+		}' "$BUILD/report/matrix.tsv" "$2"
+}
+compare_cells "the qemu-only matrix matches build/report/matrix.tsv cell by cell" "$theirs"
+bb=$root/home/learner/$name/results-bb/matrix.tsv
+compare_cells "the busybox-only matrix matches build/report/matrix.tsv cell by cell" "$bb"
 done_testing
