@@ -2,9 +2,13 @@
 # packages: the fresh-machine proof (tests/fresh.sh) and the workshop
 # bundle's qemu-only machine.  POSIX sh, sourced after kernel/lib.sh.
 #
-#   debroot_tarball NAME [PACKAGE...]  path of build/debroot/NAME.tar, made
-#                                      with mmdebstrap --variant=minbase if
-#                                      missing (with PACKAGEs added)
+#   debroot_sources                    the apt source files this machine
+#                                      reads, one path a line
+#   debroot_tarball NAME [PACKAGE...]  path of build/debroot/NAME-HASH.tar,
+#                                      made with mmdebstrap
+#                                      --variant=minbase if missing (with
+#                                      PACKAGEs added); HASH is that of the
+#                                      sources and the package names
 #   debroot_unpack TARBALL DIR         DIR emptied and filled from TARBALL
 #   debroot_run DIR [--bind HOST:GUEST]... COMMAND
 #                                      COMMAND (a sh -c string) as root in
@@ -16,28 +20,44 @@
 # or the caller is killed, every mount and every process started inside
 # goes with it.  Nothing is left mounted on the host, ever.
 #
-# The root has the suites a stock Debian 12 install has: bookworm,
-# bookworm-updates and bookworm-security, from deb.debian.org.
+# The root gets this machine's own apt sources (a stock Debian 12 has
+# bookworm, bookworm-updates and bookworm-security), so a site behind its
+# own mirror or proxy makes its roots from there: the tree names no host.
+# DEBROOT_APT_ETC (default /etc/apt) is for the tests of this.
 
-DEBROOT_SUITES="bookworm bookworm-updates bookworm-security"
+# debroot_sources: the files apt reads for its sources that hold an
+# entry: sources.list and sources.list.d/*.list (one-line style),
+# sources.list.d/*.sources (deb822); mmdebstrap takes each file as it is
+debroot_sources() {
+	local etc=${DEBROOT_APT_ETC:-/etc/apt} f
+	for f in "$etc/sources.list" "$etc"/sources.list.d/*.list "$etc"/sources.list.d/*.sources; do
+		[ -f "$f" ] && grep -q '^[^#[:space:]]' "$f" && printf '%s\n' "$f"
+	done
+	return 0
+}
 
 debroot_tarball() {
-	local name=$1 tar include
+	local name=$1 tar include sources key
 	shift
-	tar=$BUILD/debroot/$name.tar
+	sources=$(debroot_sources)
+	[ -n "$sources" ] ||
+		die "no apt sources in ${DEBROOT_APT_ETC:-/etc/apt} (sources.list, sources.list.d/*.list or *.sources): a Debian root is made from this machine's own sources"
+	# a root is reused only for the same sources and packages
+	# shellcheck disable=SC2086 # paths without spaces
+	key=$({ cat $sources; echo "$*"; } | sha256sum | cut -c1-12)
+	tar=$BUILD/debroot/$name-$key.tar
 	[ -s "$tar" ] && { printf '%s\n' "$tar"; return 0; }
 	command -v mmdebstrap >/dev/null || die "mmdebstrap not found; run 'make deps'"
 	[ "$(id -u)" = 0 ] || die "a Debian root needs root (mmdebstrap --mode=root, chroot)"
 	need_space 1500 "a minimal Debian 12 root ($name)"
 	mkdir -p "$BUILD/debroot"
 	include=$(printf '%s,' "$@")
-	info "mmdebstrap: a minimal Debian 12 root, $name${include:+ with ${include%,}} (about a minute)" >&2
+	info "mmdebstrap: a minimal Debian 12 root, $name${include:+ with ${include%,}}, from $(echo $sources) (about a minute)" >&2
+	rm -f "$BUILD/debroot/$name"-????????????.tar	# made from other sources or packages
+	# shellcheck disable=SC2086 # each source file is one MIRROR argument
 	if ! mmdebstrap --quiet --variant=minbase --mode=root --format=tar \
 		${include:+--include="${include%,}"} \
-		bookworm "$tar.new.$$" \
-		"deb http://deb.debian.org/debian bookworm main" \
-		"deb http://deb.debian.org/debian bookworm-updates main" \
-		"deb http://deb.debian.org/debian-security bookworm-security main" \
+		bookworm "$tar.new.$$" $sources \
 		>"$BUILD/debroot/$name.log" 2>&1; then
 		tail -20 "$BUILD/debroot/$name.log" >&2
 		rm -f "$tar.new.$$"
