@@ -9,6 +9,18 @@
 page=${WORKSHOP_MD:-$TOP/docs/workshop.md}	# another page: to see this test fail
 check "docs/workshop.md exists" [ -f "$page" ]
 
+# a trainer's page: the sections a trainer needs before the day
+for h in "## Learning objectives" "## Prerequisites" "## Logistics" \
+	"### The learners' path: the bundle" "### Pre-work, with a deadline" "### Supported systems" \
+	"### Offline" "### The trainer's own build" "### Fallback" "## Agenda" "## When running late: what to cut"; do
+	check "the page has \"$h\"" grep -qx "$h" "$page"
+done
+check "the pre-work is ./bpftoken check" grep -qx './bpftoken check' "$page"
+# every system of the learners' README has its row here too
+for sys in Debian Ubuntu Fedora macOS Windows; do
+	check "the supported systems name $sys" grep -q "^| $sys" "$page"
+done
+
 # the agenda: "| min | block | steps | how |" rows
 agenda=$(awk '/^## Agenda/ { on = 1; next } on && /^## / { exit } on && /^\| *[0-9]+ *\|/' "$page")
 rows=$(printf '%s\n' "$agenda" | grep -c .)
