@@ -202,9 +202,11 @@ static int owner_outside_no_token(void)
  * expected attach type is delegated; whether the program can then be
  * attached some other way is up to the attach path.  For CGROUP_SOCK the
  * attach type must equal the expected one, so the delegation holds.  For
- * CGROUP_SKB it need not (the kernel enforces it only for programs that
- * touch egress-only fields), so a program loaded for ingress attaches
- * for egress too: another thing a reviewer would call a hole.
+ * CGROUP_SKB it need not: the kernel binds the program to its expected
+ * attach type only when the verifier saw an egress program that may
+ * return 2 or 3 (prog->enforce_expected_attach_type), so a program loaded
+ * for ingress attaches for egress too: another thing a reviewer would
+ * call a hole.  steps/06-prog-load-token/NOTES.md gives the lines.
  */
 struct attach_case {
 	enum bpf_prog_type type;
