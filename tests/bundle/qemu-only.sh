@@ -12,6 +12,11 @@
 # only (a non-GNU userland: awk, sed, date, ... are busybox's), and
 # `run 04` under busybox ash with Debian's tools.  busybox-static is in
 # the root for that alone; the runner never needs it.
+#
+# Last, every command of every step's "Try it" and "Exercise" from the
+# bundle (the bpftoken blocks of steps/*/NOTES.md, tests/bundle/walk.awk)
+# runs there as typed (tests/bundle/walk.sh): a learner with the bundle
+# can do every exercise.
 . "$(dirname "$0")/../host/lib.sh"
 . "$TOP/tests/debroot.sh"
 
@@ -32,6 +37,8 @@ mkdir -p "$root/home/learner"
 cp "$tarball" "$root/home/learner/"
 out=$root/home/learner/out
 mkdir -p "$out"
+awk -f "$TOP/tests/bundle/walk.awk" "$TOP"/steps/*/NOTES.md >"$out/walk.plan"
+cp "$TOP/tests/bundle/walk.sh" "$root/home/learner/"
 
 # As nobody, from the tarball, what the learners' README says to type.
 # setpriv is the test's, not the runner's: it only drops root.
@@ -66,6 +73,9 @@ debroot_run "$root" "
 	s=\$(date +%s)
 	as_learner ./bpftoken matrix >../out/matrix 2>&1; echo \$? >../out/matrix.rc
 	echo \$((\$(date +%s) - s)) >../out/matrix.seconds
+	s=\$(date +%s)
+	sh ../walk.sh ../out/walk.plan \$PWD ../out/walk
+	echo \$((\$(date +%s) - s)) >../out/walk.seconds
 " </dev/null >"$out/debroot.log" 2>&1 || { sed 's/^/    /' "$out/debroot.log"; echo "  NOT OK: the root's script failed"; exit 1; }
 echo "  ./bpftoken matrix in the qemu-only root: $(cat "$out/matrix.seconds") s ($(($(date +%s) - start)) s with unpacking and the other runs)"
 
@@ -140,4 +150,44 @@ compare_cells() {
 compare_cells "the qemu-only matrix matches build/report/matrix.tsv cell by cell" "$theirs"
 bb=$root/home/learner/$name/results-bb/matrix.tsv
 compare_cells "the busybox-only matrix matches build/report/matrix.tsv cell by cell" "$bb"
+
+# The walk: per step and section, every command from the bundle worked.
+echo "  the Try it and Exercise commands from the bundle: $(cat "$out/walk.seconds") s"
+# walk_problems STEP SECTION: what failed among that section's commands
+# (a run that did not exit 0, a VM that did not power off after exit, a
+# command the VM has not got)
+walk_problems() {
+	bad=0 n=0
+	while IFS=$tab read -r step sec kind text; do
+		n=$((n + 1))
+		[ "$step" = "$1" ] && [ "$sec" = "$2" ] || continue
+		case $kind in
+		bad)
+			echo "    $text"
+			bad=1
+			;;
+		run | vm)
+			rc=$(cat "$out/walk/$n.rc" 2>/dev/null || echo "not run")
+			want=0
+			[ "$kind" = run ] || want=ok
+			if [ "$rc" != "$want" ]; then
+				echo "    $text: $rc"
+				tr -d '\r' <"$out/walk/$n.out" | tail -15 | sed 's/^/    | /'
+				bad=1
+			fi
+			if [ "$kind" = vm ] && tr -d '\r' <"$out/walk/$n.out" | grep ': not found' | sed 's/^/    not in the VM: /' | grep .; then
+				bad=1
+			fi
+			;;
+		esac
+	done <"$out/walk.plan"
+	[ "$bad" = 0 ]
+}
+tab=$(printf '\t')
+for s in $(series_steps); do
+	for sec in "Try it" Exercise; do
+		n=$(awk -F'\t' -v s="$s" -v c="$sec" '$1 == s && $2 == c && $3 != "bad"' "$out/walk.plan" | wc -l)
+		check "$s, $sec: its $n command(s) work from the bundle" walk_problems "$s" "$sec"
+	done
+done
 done_testing
