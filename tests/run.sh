@@ -221,6 +221,30 @@ vm_report() {
 	done <"$BUILD/results/$label.tsv"
 }
 
+# A stop (INT or TERM to this process alone, as a CI timeout or `kill PID`
+# sends it, not only to its process group) stops the VM runs started in
+# the background: TERM makes each vm/run stop its QEMU (its own traps),
+# and the lock goes when the last of them has exited.  A signal ends
+# the shell's `wait` at once, so this runs during the VM phase too.
+stop_vms() {
+	local job pids=
+	for job in $vm_jobs; do
+		case ${job#*:} in
+		'' | *[!0-9]*) ;;
+		*) pids="$pids ${job#*:}" ;;
+		esac
+	done
+	[ -n "$pids" ] || return 0
+	echo "stopping the VM runs:$pids" >&2
+	# shellcheck disable=SC2086 # a list of PIDs
+	kill -TERM $pids 2>/dev/null || true
+	for job in $pids; do
+		wait "$job" 2>/dev/null || true
+	done
+}
+trap 'stop_vms; exit 130' INT
+trap 'stop_vms; exit 143' TERM
+
 vm_wait_all() {
 	while [ -n "$vm_jobs" ]; do
 		vm_report
