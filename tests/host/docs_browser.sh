@@ -5,7 +5,10 @@
 # step page links the step before and after it); and headless Chromium
 # (Debian's, with its network use switched off and every host name
 # unresolvable) renders the landing page and a step page into
-# screenshots that are not blank.
+# screenshots that are not blank, and lays every learner page out with
+# prose lines of about 80 characters at 1280 px and nothing wider than
+# the window, at 1280 px nor on a 390 px phone - the matrix too, drawn
+# from a fixture when no matrix was measured.
 . "$(dirname "$0")/lib.sh"
 
 [ -f "$BUILD/docs/index.html" ] || sh "$TOP/docs/gen.sh" >/dev/null
@@ -88,4 +91,58 @@ for page in index step-04; do
 	check "$page renders, not blank ($size bytes of PNG)" [ "$size" -gt 20000 ]
 done
 
+# The layout, measured.  The widest thing the site draws is the matrix,
+# which needs build/report/matrix.tsv; without one, a copy of the site
+# is made with a fixture matrix (every step and mainline, a long case
+# name) to measure its landing page.
+fixture_matrix() {
+	local c id got
+	printf 'demo\tcase\tstep\texpected\tmeasured\tverdict\n'
+	for c in no_token token_in_userns a_case_with_a_rather_long_name; do
+		for id in $(series_ids) mainline; do
+			case $id in 0[0-3]*) got=EPERM ;; *) got=ok ;; esac
+			printf 'map_create\t%s\t%s\tok\t%s\t%s\n' "$c" "$id" "$got" \
+				"$([ "$got" = ok ] && echo pass || echo fail)"
+		done
+	done
+}
+matrix_site=$BUILD/docs
+if [ ! -f "$BUILD/report/matrix.tsv" ]; then
+	mkdir -p "$scratch/build/report"
+	fixture_matrix >"$scratch/build/report/matrix.tsv"
+	BUILD=$scratch/build sh "$TOP/docs/gen.sh" >/dev/null 2>&1
+	matrix_site=$scratch/build/docs
+fi
+# One page holding an iframe per page and width - an iframe is a
+# viewport of its own, as narrow as asked, where chromium's window is
+# never narrower than 500 px - that tests/host/docs_measure.js measures
+# once all have loaded: a line "PAGE WIDTH CHARS SCROLL VIEWPORT" each.
+frame() {
+	echo "<iframe data-page=\"$1\" src=\"file://$2\" width=\"$3\" height=\"800\"></iframe>"
+}
+{
+	echo '<!DOCTYPE html><html><body>'
+	for page in $learner; do
+		frame "$page" "$BUILD/docs/$page" 1280
+		frame "$page" "$BUILD/docs/$page" 390
+	done
+	frame "the matrix" "$matrix_site/index.html" 1280
+	frame "the matrix" "$matrix_site/index.html" 390
+	echo "<script src=\"file://$TOP/tests/host/docs_measure.js\"></script></body></html>"
+} >"$scratch/book.html"
+tab=$(printf '\t')
+chromium_headless --allow-file-access-from-files --hide-scrollbars --window-size=1400,900 \
+	--dump-dom "file://$scratch/book.html" | sed -n '/<pre id="measured">/,/<\/pre>/p' |
+	grep "^[^<]*${tab}[0-9]*${tab}[0-9]*${tab}[0-9]*${tab}[0-9]*\$" >"$scratch/measured" || true
+want=$(grep -c '<iframe' "$scratch/book.html")
+got=$(wc -l <"$scratch/measured")
+check "chromium measured every page at 1280 and at 390 px ($got of $want)" [ "$got" = "$want" ]
+while IFS=$tab read -r page width chars scroll viewport; do
+	if [ "$width" = 1280 ]; then
+		check "$page at 1280 px: prose lines of 60 to 90 characters ($chars)" \
+			[ "$chars" -ge 60 -a "$chars" -le 90 ]
+	fi
+	check "$page at $width px: nothing wider than the window ($scroll of $viewport px)" \
+		[ "$scroll" -le "$viewport" ]
+done <"$scratch/measured"
 done_testing
