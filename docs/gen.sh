@@ -1,7 +1,15 @@
 #!/bin/sh
 # make docs: a static site in build/docs/ from the steps' NOTES.md, their
-# patches and the last measured matrix.  Works offline: pandoc's
-# standalone HTML with its own CSS, nothing fetched.
+# patches and the last measured matrix.  Works offline, from file://:
+# pandoc's standalone HTML, nothing fetched, no scripts.
+#
+# Every page is laid out as a book by docs/template.html: the contents
+# beside it (every step in steps/series order, then the other pages a
+# learner reads - never the answer key), prose about 80 characters wide
+# (docs/style.css), and on a step page links to the step before and
+# after; docs/nav.lua marks the current entry and finds those neighbours
+# in the list nav_yaml writes.  Code is highlighted by pandoc (pygments
+# colours; a diff's added and removed lines by docs/style.css).
 #
 # Each step page interleaves the annotations with the hunks they name
 # (the same hunk names tests/annotations.sh checks), then the step's
@@ -390,9 +398,36 @@ index_page() {
 	} >"$SRC/index.md"
 }
 
+# The book's contents, as pandoc metadata for docs/nav.lua and
+# docs/template.html: every step in series order (its title without the
+# "Step NN: "), then the other pages a learner reads.  Not the answer
+# key: no learner page links instructor.html.
+nav_yaml() {
+	local s id
+	echo "lang: en"
+	echo "book-steps:"
+	for s in $(series_steps); do
+		id=$(step_id "$s")
+		printf '  - id: "%s"\n    href: "step-%s.html"\n    title: "%s"\n' "$id" "$id" \
+			"$(sed -n '1s/^# Step [^:]*: //p' "$TOP/steps/$s/NOTES.md" | sed 's/[\\"]/\\&/g')"
+	done
+	echo "book-pages:"
+	printf '  - href: "%s"\n    title: "%s"\n' \
+		index.html "Overview and matrix" \
+		workshop.html "The 90-minute workshop" \
+		glossary.html "Glossary" \
+		backports.html "Backport notes" \
+		reliability.html "What a token does not allow" \
+		compat.html "Every Debian 6.1.y" \
+		mainline.html "v6 -> mainline" \
+		checkpatch.html "checkpatch" \
+		all.html "All steps on one page"
+}
+
 for s in $(series_steps); do
 	step_page "$s"
 done
+nav_yaml >"$SRC/nav.yaml"
 index_page
 backports_page
 checkpatch_page
@@ -413,6 +448,9 @@ for md in "$SRC"/*.md; do
 	*) title= ;;	# the page starts with its own title block
 	esac
 	pandoc --standalone --from markdown --to html5 --toc --toc-depth 2 --css style.css \
+		--template "$TOP/docs/template.html" --highlight-style pygments \
+		--metadata-file "$SRC/nav.yaml" --metadata book-page="$name.html" \
+		--lua-filter "$TOP/docs/nav.lua" \
 		${title:+--metadata title="$title"} -o "$DEST/$name.html" "$md"
 done
 cp "$TOP/docs/style.css" "$DEST/"
