@@ -5,7 +5,8 @@
 #                                           below, without the answer key
 #   bpf-token-steps-VERSION-trainer.tar.gz  the trainer's key: unpacked
 #                                           beside the first, it adds
-#                                           trainer/ (instructor.html, each
+#                                           docs/instructor.html (among the
+#                                           pages it links), trainer/ (each
 #                                           step's NOTES.md with its answer)
 #                                           and README-trainers.md
 #
@@ -231,8 +232,8 @@ done
 info "bundle: the kernel files the series touches, per step (vm/srcpack.sh)"
 sh "$TOP/vm/srcpack.sh" "$ROOT/src" >/dev/null
 mkdir -p "$ROOT/docs" "$ROOT/slides"
-cp "$BUILD/docs/instructor.html" "$KEYROOT/trainer/"
-cp "$BUILD/docs/style.css" "$KEYROOT/trainer/"
+mkdir -p "$KEYROOT/docs"
+cp "$BUILD/docs/instructor.html" "$KEYROOT/docs/"
 (cd "$BUILD/docs" && find . -path ./src -prune -o -type f ! -name instructor.html -print) | while IFS= read -r f; do
 	mkdir -p "$ROOT/docs/$(dirname "$f")"
 	cp "$BUILD/docs/$f" "$ROOT/docs/$f"
@@ -296,4 +297,4 @@ echo "$TARBALL" >"$DEST/last"
 rm -rf "$STAGE" "$KEYSTAGE"
 info "bundle: ${TARBALL#"$TOP/"}, $(($(wc -c <"$TARBALL") / 1024)) kB, for the learners; unpacked: kernels $KERNELS_MB MiB, initramfs $INITRAMFS_MB MiB, docs and slides $DOCS_MB MiB, kernel source $SRC_MB MiB"
 info "bundle: sha256 $(sha256sum "$TARBALL" | cut -d" " -f1)"
-info "bundle: ${KEY#"$TOP/"}, $(($(wc -c <"$KEY") / 1024)) kB, the trainer's key (README-trainers.md, trainer/: the answers); keep it from the learners"
+info "bundle: ${KEY#"$TOP/"}, $(($(wc -c <"$KEY") / 1024)) kB, the trainer's key (README-trainers.md, docs/instructor.html, trainer/: the answers); keep it from the learners"

@@ -93,5 +93,14 @@ for s in $(series_steps); do
 		grep -q '^## Answer' "$scratch/trainer/$name/trainer/steps/$s/NOTES.md"
 done
 check "the key holds the instructor page and README-trainers.md" \
-	sh -c "[ -s '$scratch/trainer/$name/trainer/instructor.html' ] && [ -s '$scratch/trainer/$name/README-trainers.md' ]"
+	sh -c "[ -s '$scratch/trainer/$name/docs/instructor.html' ] && [ -s '$scratch/trainer/$name/README-trainers.md' ]"
+# unpacked beside the learners' folder, the instructor page's links work
+mkdir "$scratch/both"
+tar -xzf "$tarball" -C "$scratch/both"
+tar -xzf "$key" -C "$scratch/both"
+broken=
+for target in $(grep -o -E '(href|src)="[^"#:]+' "$scratch/both/$name/docs/instructor.html" | sed 's/^[a-z]*="//' | sort -u); do
+	[ -e "$scratch/both/$name/docs/$target" ] || broken="$broken $target"
+done
+check "the instructor page's links resolve beside the learners' files${broken:+ (broken:$broken)}" [ -z "$broken" ]
 done_testing
