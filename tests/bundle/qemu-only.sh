@@ -98,10 +98,10 @@ check "./bpftoken check passes: OK, the accelerator, the boot time" shown sh -c 
 	grep -q '^OK: step 00 booted and ran its [1-9][0-9]* case(s) as expected\$' '$out/check' &&
 	grep -q '^accelerator: tcg (this QEMU offers: .*tcg' '$out/check' &&
 	grep -q '^boot to result: [0-9]* s\$' '$out/check'"
-file=check-noqemu
+file="check-noqemu"
 check "./bpftoken check without QEMU fails and says how to install it" shown sh -c "[ \$(cat '$out/check-noqemu.rc') = 1 ] &&
 	grep -q 'qemu-system-x86_64 not found: install QEMU (Debian/Ubuntu, also inside WSL2: sudo apt install qemu-system-x86' '$out/check-noqemu'"
-file=check-timeout
+file="check-timeout"
 check "./bpftoken check on a boot past its time fails and names the fix" shown sh -c "[ \$(cat '$out/check-timeout.rc') = 1 ] &&
 	grep -q '^NOT OK: the boot did not end within 1 s under tcg' '$out/check-timeout' &&
 	grep -q 'VM_TIMEOUT=600 ./bpftoken check' '$out/check-timeout'"
@@ -110,13 +110,13 @@ check "./bpftoken src 02 kernel/bpf/inode.c:bpf_parse_param prints the function,
 	grep -q '^ *[0-9][0-9]*  static int bpf_parse_param(struct fs_context \*fc, struct fs_parameter \*param)\$' '$out/src' &&
 	grep -q '^ *[0-9][0-9]*  }\$' '$out/src'"
 for sh in ash bb; do
-	file=$sh-run04
+	file="$sh-run04"
 	check "./bpftoken run 04 under busybox ash ($([ $sh = bb ] && echo 'busybox applets only' || echo "Debian's tools"))" \
 		shown sh -c "[ \$(cat '$out/$sh-run04.rc') = 0 ] &&
 		grep -q '^ok [0-9]* map.token_and_cap # got=ok want=ok\$' '$out/$sh-run04' &&
 		grep -q '^==> step-04: [0-9]* case(s) as expected' '$out/$sh-run04'"
 done
-file=bb-matrix
+file="bb-matrix"
 check "./bpftoken matrix under busybox ash with busybox applets only exits 0" shown [ "$(cat "$out/bb-matrix.rc")" = 0 ]
 file=vm
 check "./bpftoken vm 13 DELEGATE= boots a shell with a delegating BPF FS" shown sh -c "
