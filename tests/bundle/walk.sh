@@ -9,7 +9,7 @@
 # for a run line: the command's exit status.  A vm line starts
 # `./bpftoken vm ...` with its input from a FIFO; each in-vm line after
 # it is typed into the VM's shell once the one before has finished
-# (an echo of a marker shows that), then `exit`.  OUT-DIR/N.out of the vm
+# (the output of an echo of a marker shows that), then `exit`.  OUT-DIR/N.out of the vm
 # line is the whole console; OUT-DIR/N.rc holds "ok" when the VM powered
 # off after the exit, else what went wrong.
 set -u
@@ -22,11 +22,11 @@ as_learner() {
 	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
 }
 
-# wait_for PATTERN FILE SECONDS: until a line of FILE starts with PATTERN
+# wait_for TEXT FILE SECONDS: until FILE holds TEXT
 wait_for() {
 	i=0
 	while [ $i -lt $(($3 * 10)) ]; do
-		tr -d '\r' <"$2" 2>/dev/null | grep -q "^$1" && return 0
+		grep -qF "$1" "$2" 2>/dev/null && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -47,7 +47,10 @@ vm_start() {
 vm_type() {
 	[ -z "$vm_fail" ] || return 0
 	vm_marks=$((vm_marks + 1))
-	printf '%s\necho WALK-DONE-%s\n' "$1" "$vm_marks" >&3
+	# the terminal echoes what is typed as soon as it arrives, so the
+	# shell's prompt and output share lines with it; typed as
+	# WALK""-DONE-N, the marker reads WALK-DONE-N only as output
+	printf '%s\necho WALK""-DONE-%s\n' "$1" "$vm_marks" >&3
 	wait_for "WALK-DONE-$vm_marks" "$out/$vm_n.out" 60 ||
 		vm_fail="'$1' did not finish within 60 s"
 }
