@@ -23,8 +23,8 @@ DIR=$1
 [ -d "$LINUX/.git" ] || die "build/linux is missing: run 'make tree' (make bundle does)"
 [ -d "$MAINLINE_LINUX/.git" ] || die "build/linux-mainline is missing: run 'make build-mainline' (make bundle does)"
 
-first=$(series_ids | head -n 1)
-last=$(series_ids | tail -n 1)
+first=$(series_ids | tr " " "\n" | head -n 1)
+last=$(series_ids | tr " " "\n" | tail -n 1)
 # every path a step's commit touched, once
 paths=$(git -C "$LINUX" log --format= --name-only "step-$first..step-$last" | sort -u)
 [ -n "$paths" ] || die "build/linux: no file changed between step-$first and step-$last; run 'make tree'"
