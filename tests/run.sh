@@ -172,6 +172,7 @@ checkpatch() {
 # so those are listed case by case.
 VM_SLOTS=${VM_SLOTS:-2}
 vm_jobs=	# "LABEL:PID ..." started, not yet reported, oldest first
+vm_waiting=	# the one vm_report waits for
 
 vm_start() {
 	local new=$1
@@ -196,15 +197,18 @@ vm_report() {
 	local job label demo case result expected verdict
 	job=$(echo $vm_jobs | cut -d' ' -f1)
 	vm_jobs=$(echo $vm_jobs | cut -s -d' ' -f2-)
+	vm_waiting=$job	# off the list, still running: a stop must see it
 	label=${job%:*}
 	if [ "${job#*:}" = reused ]; then
 		reuse "vm/$label run" "$BUILD/results/$label.tsv" ||
 			fail "vm/$label run (its record went missing while the check ran)"
 	elif wait "${job#*:}"; then
+		vm_waiting=
 		record_pass "vm/$label run" $(($(date +%s) - $(cat "$TMP/vm-$label.start"))) \
 			"$BUILD/results/$label.tsv"
 		pass "vm/$label run"
 	else
+		vm_waiting=
 		forget "vm/$label run"
 		sed 's/^/    | /' "$TMP/vm-$label.out"
 		fail "vm/$label run"
@@ -228,7 +232,7 @@ vm_report() {
 # the shell's `wait` at once, so this runs during the VM phase too.
 stop_vms() {
 	local job pids=
-	for job in $vm_jobs; do
+	for job in $vm_waiting $vm_jobs; do
 		case ${job#*:} in
 		'' | *[!0-9]*) ;;
 		*) pids="$pids ${job#*:}" ;;
