@@ -32,12 +32,12 @@ paths=$(git -C "$LINUX" log --format= --name-only "step-$first..step-$last" | so
 rm -rf "$DIR"
 mkdir -p "$DIR/blobs"
 
-# list GITDIR REF LABEL: "LABEL<TAB>PATH<TAB>BLOB" for each path REF has
+# list GITDIR REF LABEL: "LABEL<TAB>PATH<TAB>BLOB" for each path REF has,
+# from one git ls-tree ("MODE blob BLOB<TAB>PATH")
 list() {
-	printf '%s\n' "$paths" | while IFS= read -r path; do
-		blob=$(git -C "$1" rev-parse -q --verify "$2:$path" 2>/dev/null) || continue
-		printf '%s\t%s\t%s\n' "$3" "$path" "$blob"
-	done
+	# shellcheck disable=SC2086 # kernel paths have no spaces
+	git -C "$1" ls-tree -r "$2" -- $paths |
+		awk -F'\t' -v label="$3" '{ split($1, f, " "); print label "\t" $2 "\t" f[3] }'
 }
 {
 	for id in $(series_ids); do
