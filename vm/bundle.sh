@@ -13,8 +13,9 @@
 # The learners' file unpacks into one folder that runs every step's demos
 # with nothing installed but QEMU (vm/bpftoken, POSIX sh):
 #
-#   bpftoken, parse.awk, matrix.awk   the runner and the two awk files it
-#                                     shares with vm/run and vm/matrix.sh
+#   bpftoken, qemu.sh, parse.awk,     the runner, and the boot library and
+#   matrix.awk                        the two awk files it shares with
+#                                     vm/run and vm/matrix.sh
 #   kernels/step-NN/bzImage, kernels/mainline/bzImage
 #   initramfs.cpio.zst, initramfs-mainline.cpio.zst
 #                                     build/'s, repacked with the demos
@@ -120,7 +121,7 @@ rm -rf "$STAGE"
 mkdir -p "$ROOT/kernels"
 
 # --- the runner and the kernels ------------------------------------------------
-cp "$TOP/vm/bpftoken" "$TOP/vm/parse.awk" "$TOP/vm/matrix.awk" "$ROOT/"
+cp "$TOP/vm/bpftoken" "$TOP/vm/qemu.sh" "$TOP/vm/parse.awk" "$TOP/vm/matrix.awk" "$ROOT/"
 for id in $ids; do
 	mkdir -p "$ROOT/kernels/step-$id"
 	cp "$OUT/step-$id/bzImage" "$ROOT/kernels/step-$id/"

@@ -18,8 +18,12 @@ scratch=$(mktemp -d)
 saved=$scratch/saved.tsv
 [ -f "$results" ] && cp "$results" "$saved"
 [ -f "$console" ] && cp "$console" "$scratch/saved.console"
+# the inputs that run passed on (vm/run --reuse reads them): back with it
+record=$BUILD/results/step-$id.inputs
+[ -f "$record" ] && cp "$record" "$scratch/saved.inputs"
 restore() {
 	if [ -f "$saved" ]; then cp "$saved" "$results"; else rm -f "$results"; fi
+	if [ -f "$scratch/saved.inputs" ]; then cp "$scratch/saved.inputs" "$record"; else rm -f "$record"; fi
 	if [ -f "$scratch/saved.console" ]; then
 		cp "$scratch/saved.console" "$console"
 	else
