@@ -4,7 +4,8 @@
 #   include/           the step's UAPI headers, libbpf's headers, kselftest.h
 #   libbpf/libbpf.a    static libbpf from the step's tools/lib/bpf
 #   selftests/         the step's token selftest, if its tree has one
-#   stamp              what it was built from (commit + config fragments)
+#   stamp              what it was built from (commit, config fragments,
+#                      compiler, binutils and pahole versions)
 #
 #   kernel/build.sh STEP [STEP...]
 #   kernel/build.sh --debug [STEP]
@@ -12,7 +13,7 @@
 #
 # All steps share one object directory (build/obj) and ccache, so moving
 # from step-NN to the next recompiles only what the step's patch touched.
-# A step whose stamp matches its branch and config is not rebuilt at all,
+# A step whose stamp matches its branch, config and toolchain is not rebuilt at all,
 # nor checked out: with several steps (make build-all) the series is
 # applied once, and a step that is up to date costs a rev-parse.
 #
@@ -94,7 +95,8 @@ if [ -z "$flavour" ]; then
 else
 	commit=$(git -C "$LINUX" rev-parse HEAD)
 fi
-want="$commit $(file_hash $FRAGMENTS ${STAMP_EXTRA:-})"
+toolchain=$(toolchain_id)
+want="$commit $(file_hash $FRAGMENTS ${STAMP_EXTRA:-}) $toolchain"
 if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] && [ -f "$dest/bzImage" ] &&
 	[ -f "$dest/build-warnings.log" ] &&
 	{ [ "$flavour" = debug ] || [ -f "$dest/libbpf/libbpf.a" ]; } &&

@@ -140,7 +140,14 @@ take_lock() {
 	export BPFTOK_LOCKED
 }
 
+# file_hash FILE...: a short hash of the files' bytes.  A missing or
+# unreadable file stops the caller (sh has no pipefail: cat's failure
+# would otherwise hash whatever it managed to read).
 file_hash() {
+	local f
+	for f in "$@"; do
+		[ -f "$f" ] && [ -r "$f" ] || die "cannot hash $f: it is missing or unreadable"
+	done
 	cat "$@" | sha256sum | cut -c1-16
 }
 
@@ -206,6 +213,21 @@ kbuild_env() {
 	CCACHE_BASEDIR=$(dirname "$BUILD")
 	export CCACHE_BASEDIR CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
 	export KBUILD_BUILD_TIMESTAMP="1970-01-01" KBUILD_BUILD_USER=bpftok KBUILD_BUILD_HOST=vm
+}
+
+# toolchain_id: what compiles a kernel, by version: gcc, binutils' ld,
+# pahole (BTF), and ccache's compiler wrapper.  Part of every build stamp,
+# so an updated compiler rebuilds, rather than a stamp vouching for the
+# old compiler's objects and its warnings log.  A tool that cannot say
+# its version stops the build.
+toolchain_id() {
+	local gcc ld pahole
+	gcc=$(gcc -dumpfullversion 2>/dev/null) && [ -n "$gcc" ] ||
+		die "gcc cannot say its version; run 'make deps'"
+	ld=$(ld --version 2>/dev/null | sed -n 1p) && [ -n "$ld" ] ||
+		die "ld (binutils) cannot say its version; run 'make deps'"
+	pahole=$(pahole --version 2>/dev/null) || pahole=none
+	echo "gcc $gcc; $ld; pahole $pahole"
 }
 
 # kmake TREE OBJ [MAKE-ARGS...]: the kernel's make for TREE with its

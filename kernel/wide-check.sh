@@ -9,8 +9,9 @@
 # build/obj-wide, (a) every .c file its patch touches and (b) every .c
 # file that mentions a function whose declaration the patch changes in a
 # header.  Compiler errors fail the check; objects the wide config does
-# not build are listed.  A step whose commit and wide.config are those of
-# its last passing check is not compiled again (build/obj-wide/stamp-NN).
+# not build are listed.  A step whose commit, wide.config and toolchain
+# (kernel/lib.sh's toolchain_id) are those of its last passing check is
+# not compiled again (build/obj-wide/stamp-NN).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -29,7 +30,9 @@ mkdir -p "$WIDE"
 frag=$TOP/kernel/config/wide.config
 stamp=$WIDE/stamp-$id
 commit=$(step_commit "$id")
-want="$commit $(file_hash "$frag")"
+frag_hash=$(file_hash "$frag")
+toolchain=$(toolchain_id)
+want="$commit $frag_hash $toolchain"
 if [ -f "$stamp" ] && [ "$(head -1 "$stamp")" = "$want" ]; then
 	info "step-$id: unchanged since its last wide compile, which passed:"
 	tail -n +2 "$stamp"
