@@ -29,9 +29,9 @@ help:
 	@echo "  make check           everything 'make demo' does, plus the debug kernel run (suites,"
 	@echo "                       short fuzz pass, kmemleak), the host tests, checkpatch, the"
 	@echo "                       wide-config compile and the series check; ends with"
-	@echo "                       'N passed, N failed'.  A test that passed on the same inputs"
-	@echo "                       (committed tree, packages, builds, day) is not run again;"
-	@echo "                       RERUN=1 runs every test"
+	@echo "                       'N passed, N failed'.  Every test runs; a kernel or VM run"
+	@echo "                       is reused only on byte-identical recorded inputs."
+	@echo "                       FAILED=1 runs only what failed in the last check"
 	@echo
 	@echo "Pieces:"
 	@echo "  make deps            install the Debian packages (idempotent; prints sudo line if not root)"

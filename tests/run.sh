@@ -8,11 +8,19 @@
 #
 # Every test prints one "PASS name" or "FAIL name" line; the run ends with
 # "N passed, N failed" alone on a line and exits non-zero on any failure.
-# A test that passed before on exactly the same inputs (tests/inputs.sh)
-# is not run again, and its PASS line says when it passed; RERUN=1 (make
-# check RERUN=1) runs every test.
+# Every test runs every time.  What is reused is the work whose inputs
+# are recorded byte for byte: a kernel build (its stamp: commit, config,
+# toolchain) and a VM run (build/results/LABEL.inputs, vm/run --reuse).
+# FAILED=1 (make check FAILED=1) runs only what failed in the last run,
+# as build/check/failed lists it.
 set -eu
 . "$(dirname "$0")/../kernel/lib.sh"
+
+# FAILED=1: only the tests build/check/failed names (the last run's
+# failures) run; the builds they read are made as always.  (Read before
+# FAILED becomes the count below.)
+FAILED_ONLY=${FAILED:-0}
+LAST_FAILED=$BUILD/check/failed
 
 PASSED=0
 FAILED=0
@@ -23,74 +31,23 @@ pass() {
 	echo "PASS $1"
 }
 
+# fail NAME [RERUN]: one more failure; RERUN is the test FAILED=1 runs
+# again for it (a wrong case: its VM run), NAME itself by default
 fail() {
 	FAILED=$((FAILED + 1))
 	FAILURES="$FAILURES $1"
+	printf '%s\n' "${2:-$1}" >>"$TMP/failed"
 	echo "FAIL $1"
 }
 
-# Results kept across runs.  Once everything is built, INPUTS is the hash
-# of what a result depends on (tests/inputs.sh: the committed tree, the
-# installed packages, the kernels' stamps, the initramfs images, who runs
-# it and the knobs in the environment, the day).  A test that passed on
-# the same INPUTS is not run again: it passes with the time it passed at.
-# No INPUTS (uncommitted changes): every test runs and nothing is kept.
-# RERUN=1: every test runs, and what it finds is kept.  The records are
-# build/check/NAME; a failure removes NAME's.
-INPUTS=
-REUSE=1
-REUSED=0
-CHECKED=$BUILD/check
-
-fix_inputs() {
-	[ "${RERUN:-0}" != 1 ] || REUSE=0
-	if ! INPUTS=$(sh "$TOP/tests/inputs.sh" 2>"$TMP/inputs.err"); then
-		INPUTS=
-		info "$(cat "$TMP/inputs.err")"
-	elif [ $REUSE = 0 ]; then
-		info "RERUN=1: every test runs, none is taken from an earlier run"
-	else
-		info "inputs $(echo "$INPUTS" | cut -c1-12): a test that passed on them before is not run again (RERUN=1 runs it)"
-	fi
-}
-
-# record_of NAME: the file that says NAME passed, and on which inputs
-record_of() {
-	echo "$CHECKED/$(printf '%s' "$1" | tr -c 'A-Za-z0-9._:=-' '_')"
-}
-
-# passed_before NAME [FILE]: when NAME passed on these INPUTS (and left
-# FILE as it is now), print when
-passed_before() {
-	local record
-	[ $REUSE = 1 ] && [ -n "$INPUTS" ] || return 1
-	record=$(record_of "$1")
-	[ -f "$record" ] && [ "$(sed -n 1p "$record")" = "$INPUTS" ] || return 1
-	[ -z "${2:-}" ] || [ "$(sed -n 3p "$record")" = "$(file_hash "$2")" ] || return 1
-	sed -n 2p "$record"
-}
-
-# record_pass NAME SECONDS [FILE]: NAME passed on these INPUTS, leaving
-# FILE (a VM run's results, read again when the run is reused)
-record_pass() {
-	[ -n "$INPUTS" ] || return 0
-	mkdir -p "$CHECKED"
-	printf '%s\n%s\n%s\n' "$INPUTS" "at $(date -u +%H:%M) UTC, took $2 s" \
-		"$([ -z "${3:-}" ] || file_hash "$3")" >"$(record_of "$1")"
-}
-
-# forget NAME: it failed; an earlier pass on these inputs no longer counts
-forget() {
-	rm -f "$(record_of "$1")"
-}
-
-# reuse NAME [FILE]: pass NAME without running it, if it passed on these
-# INPUTS (and left FILE as it is)
-reuse() {
-	local when
-	when=$(passed_before "$@") || return 1
-	REUSED=$((REUSED + 1))
-	pass "$1 (not run again: passed $when)"
+# wanted NAME: whether the test NAME runs in this check.  The builds and
+# the matrix report always do: what runs again reads them.
+wanted() {
+	[ "$FAILED_ONLY" = 1 ] || return 0
+	case $1 in
+	build/* | matrix/*) return 0 ;;
+	esac
+	grep -qxF "$1" "$LAST_FAILED"
 }
 
 # t NAME COMMAND...: run a test script or command, output indented; one
@@ -98,14 +55,8 @@ reuse() {
 t() {
 	name=$1
 	shift
-	# the matrix report is made again every time: make run between two
-	# checks may have replaced a step's results
-	case $name in
-	matrix/*) t_keep=0 ;;
-	*) t_keep=1 ;;
-	esac
+	wanted "$name" || return 0
 	: >"$TMP/test.out"
-	[ $t_keep = 0 ] || ! reuse "$name" || return 0
 	t_start=$(date +%s)
 	if "$@" >"$TMP/test.out" 2>&1; then
 		t_ok=1
@@ -114,20 +65,19 @@ t() {
 		sed 's/^/    | /' "$TMP/test.out"
 	fi
 	t_took=$(($(date +%s) - t_start))
-	if [ $t_ok = 0 ]; then
-		forget "$name"
-	elif [ $t_keep = 1 ]; then
-		record_pass "$name" "$t_took"
+	if [ $t_ok = 1 ]; then
+		[ "$t_took" -lt 10 ] && pass "$name" || pass "$name ($t_took s)"
+	else
+		[ "$t_took" -lt 10 ] && fail "$name" || fail "$name ($t_took s)" "$name"
 	fi
-	[ "$t_took" -lt 10 ] || name="$name ($t_took s)"
-	if [ $t_ok = 1 ]; then pass "$name"; else fail "$name"; fi
 }
 
+# finish: the summary, and the list FAILED=1 reads next time
 finish() {
 	echo
-	[ $REUSED -eq 0 ] ||
-		echo "$REUSED of these passed on these same inputs earlier and were not run again (RERUN=1 runs them)"
-	[ $FAILED -eq 0 ] || echo "failed:$FAILURES"
+	mkdir -p "$BUILD/check"
+	sort -u "$TMP/failed" >"$LAST_FAILED"
+	[ $FAILED -eq 0 ] || echo "failed:$FAILURES (make check FAILED=1 runs these again)"
 	echo "$PASSED passed, $FAILED failed"
 	[ $FAILED -eq 0 ]
 }
@@ -164,12 +114,14 @@ checkpatch() {
 }
 
 # VM runs go two at a time (each TCG VM keeps one core busy): vm_start
-# starts vm/run in the background with its own output file; vm_report
-# waits for the oldest and reports it, so the lines come in start order.
-# One VM run is a test (it fails on any kernel report too), and each case
-# it reported is one more, read from build/results/LABEL.tsv.  vm/run
-# keeps the results of a run the VM got through, wrong answers included,
-# so those are listed case by case.
+# starts vm/run --reuse in the background with its own output file;
+# vm_report waits for the oldest and reports it, so the lines come in
+# start order.  A run whose inputs are those of its last pass
+# (build/results/LABEL.inputs) is not booted again: vm/run says so and
+# its results are read again.  One VM run is a test (it fails on any
+# kernel report too), and each case it reported is one more, read from
+# build/results/LABEL.tsv.  vm/run keeps the results of a run the VM got
+# through, wrong answers included, so those are listed case by case.
 VM_SLOTS=${VM_SLOTS:-2}
 vm_jobs=	# "LABEL:PID ..." started, not yet reported, oldest first
 vm_waiting=	# the one vm_report waits for
@@ -177,39 +129,28 @@ vm_waiting=	# the one vm_report waits for
 vm_start() {
 	local new=$1
 	shift
-	# a run that passed on these inputs: its results file is reported
-	# again, without a boot (it takes no slot)
-	if [ -f "$BUILD/results/$new.tsv" ] &&
-		passed_before "vm/$new run" "$BUILD/results/$new.tsv" >/dev/null; then
-		vm_jobs="$vm_jobs $new:reused"
-		return
-	fi
-	while [ "$(echo $vm_jobs | grep -o ':[0-9]' | wc -l)" -ge "$VM_SLOTS" ]; do
+	wanted "vm/$new run" || return 0
+	while [ "$(echo $vm_jobs | wc -w)" -ge "$VM_SLOTS" ]; do
 		vm_report
 	done
-	rm -f "$BUILD/results/$new.tsv"	# no stale file if vm/run stops early
 	date +%s >"$TMP/vm-$new.start"
-	sh "$TOP/vm/run" "$@" >"$TMP/vm-$new.out" 2>&1 </dev/null &
+	sh "$TOP/vm/run" --reuse "$@" >"$TMP/vm-$new.out" 2>&1 </dev/null &
 	vm_jobs="$vm_jobs $new:$!"
 }
 
 vm_report() {
-	local job label demo case result expected verdict
+	local job label demo case result expected verdict how=
 	job=$(echo $vm_jobs | cut -d' ' -f1)
 	vm_jobs=$(echo $vm_jobs | cut -s -d' ' -f2-)
 	vm_waiting=$job	# off the list, still running: a stop must see it
 	label=${job%:*}
-	if [ "${job#*:}" = reused ]; then
-		reuse "vm/$label run" "$BUILD/results/$label.tsv" ||
-			fail "vm/$label run (its record went missing while the check ran)"
-	elif wait "${job#*:}"; then
+	if wait "${job#*:}"; then
 		vm_waiting=
-		record_pass "vm/$label run" $(($(date +%s) - $(cat "$TMP/vm-$label.start"))) \
-			"$BUILD/results/$label.tsv"
-		pass "vm/$label run"
+		! grep -q ': not booted: ' "$TMP/vm-$label.out" ||
+			how=" (not booted: passed on these very inputs, build/results/$label.inputs)"
+		pass "vm/$label run$how"
 	else
 		vm_waiting=
-		forget "vm/$label run"
 		sed 's/^/    | /' "$TMP/vm-$label.out"
 		fail "vm/$label run"
 	fi
@@ -220,7 +161,7 @@ vm_report() {
 		if [ "$verdict" = pass ]; then
 			pass "$label $demo:$case = $result"
 		else
-			fail "$label $demo:$case = $result (expected $expected)"
+			fail "$label $demo:$case = $result (expected $expected)" "vm/$label run"
 		fi
 	done <"$BUILD/results/$label.tsv"
 }
@@ -346,13 +287,22 @@ rm -rf "$TMP"
 mkdir -p "$TMP"
 TMPDIR=$TMP
 export TMPDIR
+: >"$TMP/failed"
+if [ "$FAILED_ONLY" = 1 ]; then
+	[ -f "$LAST_FAILED" ] ||
+		die "FAILED=1 runs again what the last make check failed, and its list (build/check/failed) is missing: run make check first"
+	if [ ! -s "$LAST_FAILED" ]; then
+		info "FAILED=1: the last make check had no failure; nothing to run"
+		finish
+		exit 0
+	fi
+	info "FAILED=1: only these run again (after the builds): $(tr '\n' ' ' <"$LAST_FAILED")"
+fi
 case ${1:-all} in
 host)
-	fix_inputs
 	host_tests
 	;;
 vm)
-	fix_inputs
 	phase "QEMU, two VMs at a time: the debug kernel beside the demo matrix"
 	vm_all
 	phase ""
@@ -364,7 +314,6 @@ all)
 		build_warnings
 		phase "the mainline column: Debian's 6.12 and every demo against its headers"
 		t "build/mainline" make -s -C "$TOP" initramfs-mainline
-		fix_inputs	# everything is built: what the results depend on
 		phase "checkpatch on every step patch"
 		checkpatch
 		phase "compiling each step's callers under a wide config"
@@ -382,10 +331,7 @@ all)
 		phase "suites run"
 		suite_counts
 		phase "a minimal Debian 12 root: make deps, step 00 and its demo, docs, slides"
-		[ "${RERUN:-0}" != 1 ] || { FRESH_FORCE=1; export FRESH_FORCE; }
 		t "fresh/smoke (make deps in a clean root names every package)" sh "$TOP/tests/fresh.sh" smoke
-		# say so when it was not run again (passed on this tree today)
-		grep 'already passed' "$TMP/test.out" | sed 's/^==> /    /' || true
 		phase ""
 	else
 		fail "build/all-steps"
