@@ -26,6 +26,17 @@ mkdir -p "$SRC"
 # the measured matrix, one row per case and step (vm/matrix.sh)
 TSV=$BUILD/report/matrix.tsv
 
+# measured_with LABEL: ", under QEMU VERSION (ACCEL)" for the run whose
+# results LABEL.inputs describes (vm/run), or nothing.  What a result was
+# measured with, never when: the pages of two checks of one commit are
+# the same bytes.
+measured_with() {
+	local record=$BUILD/results/$1.inputs
+	[ -f "$record" ] || return 0
+	awk '$1 == "qemu" { sub(/^qemu /, ""); q = $0 } $1 == "accel" { a = $2 }
+		END { if (q != "") printf ", under %s (%s)", q, a }' "$record"
+}
+
 # hunks_named PATCH NAME: the hunks of PATCH whose name is NAME, as diff.
 hunks_named() {
 	awk -v want="$2" -f "$TOP/kernel/hunks.awk" "$1"
@@ -89,7 +100,7 @@ step_page() {
 		echo "## The matrix column, as measured"
 		echo
 		if [ -f "$TSV" ] && awk -F'\t' -v id="$id" '$3 == id { f = 1; exit } END { exit !f }' "$TSV"; then
-			echo "Measured $(date -u -r "$TSV" '+%Y-%m-%d %H:%M UTC') on the kernel of branch \`step-$id\` ($(git -C "$LINUX" rev-parse --short=12 "step-$id" 2>/dev/null || echo '?'))."
+			echo "Measured$(measured_with "step-$id") on the kernel of branch \`step-$id\` ($(git -C "$LINUX" rev-parse --short=12 "step-$id" 2>/dev/null || echo '?'))."
 			echo
 			echo "| case | result | expected |"
 			echo "|---|---|---|"
@@ -103,7 +114,7 @@ step_page() {
 			echo
 			echo "## The demo's output, as measured"
 			echo
-			echo "From the last run on step-$id's kernel, $(date -u -r "$console" '+%Y-%m-%d %H:%M UTC'):"
+			echo "From the last run on step-$id's kernel$(measured_with "step-$id"):"
 			echo
 			echo '```'
 			awk -v d="$s" '$0 == "BPFTOK-DEMO-BEGIN " d { on = 1; next }
@@ -214,7 +225,7 @@ reliability_page() {
 		echo "## As measured"
 		echo
 		if [ -f "$TSV" ]; then
-			echo "Every case named above, on every step's kernel, as measured $(date -u -r "$TSV" '+%Y-%m-%d %H:%M UTC'):"
+			echo "Every case named above, on every step's kernel, as the last matrix measured it$(measured_with mainline):"
 			echo
 			cases=$(grep -o '`[a-z_]*\.[a-z0-9_]*`' "$TOP/docs/reliability.md" | tr -d '`' | sort -u)
 			MATRIX_ROWS=$cases matrix_html
@@ -233,7 +244,7 @@ compat_page() {
 		echo "## As measured"
 		echo
 		if [ -f "$tsv" ]; then
-			echo "From \`make compat\`, $(date -u -r "$tsv" '+%Y-%m-%d %H:%M UTC'): every step that did"
+			echo "From the last \`make compat\`: every step that did"
 			echo "not apply as it is, and each version's last step (build and matrix)."
 			echo
 			echo '<table class="matrix"><tr><th>version</th><th>step</th><th>apply</th><th>patch</th><th>conflicts</th><th>build</th><th>matrix</th></tr>'
@@ -256,7 +267,7 @@ mainline_page() {
 		echo "## As measured: every case step 13 and mainline answer differently"
 		echo
 		if [ -f "$BUILD/report/matrix.tsv" ]; then
-			echo "From \`make check\`, $(date -u -r "$BUILD/report/matrix.tsv" '+%Y-%m-%d %H:%M UTC'):"
+			echo "From the last matrix$(measured_with mainline):"
 			echo
 			echo '<table class="matrix"><tr><th>case</th><th>step-13</th><th>mainline</th></tr>'
 			sh "$TOP/vm/matrix.sh" versus 13 mainline | awk -F'\t' '$2 != $3 {
@@ -384,7 +395,7 @@ index_page() {
 		echo "## The whole matrix"
 		echo
 		if [ -f "$TSV" ]; then
-			echo "Every demo case on every step's kernel, as measured $(date -u -r "$TSV" '+%Y-%m-%d %H:%M UTC'):"
+			echo "Every demo case on every step's kernel, as the last matrix measured it$(measured_with mainline):"
 			echo "one row per case, grouped by demo; green is success, amber an errno the step"
 			echo "expects, red a mismatch.  A cell with a thick outline is a *flip*: the case"
 			echo "answers differently than on the step before (its title says what it was), so"
