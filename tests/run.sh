@@ -113,49 +113,46 @@ checkpatch() {
 	done
 }
 
-# VM runs go two at a time (each TCG VM keeps one core busy): vm_start
-# starts vm/run --reuse in the background with its own output file;
-# vm_report waits for the oldest and reports it, so the lines come in
-# start order.  A run whose inputs are those of its last pass
+# VM runs go side by side, one per core (each TCG VM keeps one busy),
+# through vm/qemu.sh's scheduler, the one make demo and ./bpftoken matrix
+# use: vm_job runs vm/run --reuse for a label, vm_report reports a run as
+# it ends.  A run whose inputs are those of its last pass
 # (build/results/LABEL.inputs) is not booted again: vm/run says so and
 # its results are read again.  One VM run is a test (it fails on any
 # kernel report too), and each case it reported is one more, read from
 # build/results/LABEL.tsv.  vm/run keeps the results of a run the VM got
 # through, wrong answers included, so those are listed case by case.
-VM_SLOTS=${VM_SLOTS:-2}
-vm_jobs=	# "LABEL:PID ..." started, not yet reported, oldest first
-vm_waiting=	# the one vm_report waits for
+VM_LIB=$TOP/vm
+. "$VM_LIB/qemu.sh"
+# A stop (INT or TERM to this process alone, as a CI timeout or `kill PID`
+# sends it, not only to its process group) stops the VM runs: vm_stop
+# sends each job TERM, which stops its vm/run, which stops its QEMU, and
+# the lock goes when the last of them has exited.
+trap 'vm_stop; trap - EXIT; exit 130' INT
+trap 'vm_stop; trap - EXIT; exit 143' TERM
 
-vm_start() {
-	local new=$1
-	shift
-	wanted "vm/$new run" || return 0
-	while [ "$(echo $vm_jobs | wc -w)" -ge "$VM_SLOTS" ]; do
-		vm_report
-	done
-	date +%s >"$TMP/vm-$new.start"
-	sh "$TOP/vm/run" --reuse "$@" >"$TMP/vm-$new.out" 2>&1 </dev/null &
-	vm_jobs="$vm_jobs $new:$!"
+vm_job() {
+	case $1 in
+	debug) set -- --debug ;;
+	mainline) ;;
+	step-*) set -- "${1#step-}" ;;
+	esac
+	sh "$TOP/vm/run" --reuse "$@" &
+	vm_child=$!
+	wait "$vm_child"
 }
 
 vm_report() {
-	local job label demo case result expected verdict how=
-	job=$(echo $vm_jobs | cut -d' ' -f1)
-	vm_jobs=$(echo $vm_jobs | cut -s -d' ' -f2-)
-	vm_waiting=$job	# off the list, still running: a stop must see it
-	label=${job%:*}
-	if wait "${job#*:}"; then
-		vm_waiting=
-		! grep -q ': not booted: ' "$TMP/vm-$label.out" ||
+	local label=$1 out=$TMP/vm/$1.out demo case result expected verdict how=
+	if [ "$2" = 0 ]; then
+		! grep -q ': not booted: ' "$out" ||
 			how=" (not booted: passed on these very inputs, build/results/$label.inputs)"
 		pass "vm/$label run$how"
 	else
-		vm_waiting=
-		sed 's/^/    | /' "$TMP/vm-$label.out"
+		sed 's/^/    | /' "$out"
 		fail "vm/$label run"
 	fi
-	[ "$label" != debug ] || [ ! -f "$TMP/vm-$label.out" ] ||
-		grep '^# fuzz' "$TMP/vm-$label.out" | sed 's/^/    /' || true
+	[ "$label" != debug ] || grep '^# fuzz' "$out" | sed 's/^/    /' || true
 	[ -f "$BUILD/results/$label.tsv" ] || return 0
 	while IFS="$(printf '\t')" read -r demo case result expected verdict; do
 		if [ "$verdict" = pass ]; then
@@ -166,55 +163,35 @@ vm_report() {
 	done <"$BUILD/results/$label.tsv"
 }
 
-# A stop (INT or TERM to this process alone, as a CI timeout or `kill PID`
-# sends it, not only to its process group) stops the VM runs started in
-# the background: TERM makes each vm/run stop its QEMU (its own traps),
-# and the lock goes when the last of them has exited.  A signal ends
-# the shell's `wait` at once, so this runs during the VM phase too.
-stop_vms() {
-	local job pids=
-	for job in $vm_waiting $vm_jobs; do
-		case ${job#*:} in
-		'' | *[!0-9]*) ;;
-		*) pids="$pids ${job#*:}" ;;
-		esac
-	done
-	[ -n "$pids" ] || return 0
-	echo "stopping the VM runs:$pids" >&2
-	# shellcheck disable=SC2086 # a list of PIDs
-	kill -TERM $pids 2>/dev/null || true
-	for job in $pids; do
-		wait "$job" 2>/dev/null || true
-	done
-}
-trap 'stop_vms; exit 130' INT
-trap 'stop_vms; exit 143' TERM
-
-vm_wait_all() {
-	while [ -n "$vm_jobs" ]; do
-		vm_report
-	done
-}
-
 # Every VM run: the debug kernel (every demo, suite and selftest plus the
 # fuzzer, under KASAN, kmemleak, lockdep and UBSAN; the longest run, so it
 # starts first) beside the matrix (each case x step is one test, its
 # verdict from build/results), then the matrix report.
 vm_all() {
+	local labels=
 	if ! sh "$TOP/kernel/build.sh" --debug >"$TMP/build-debug.out" 2>&1; then
 		sed 's/^/    | /' "$TMP/build-debug.out"
 		fail "build/debug"
 	else
 		pass "build/debug"
-		vm_start debug --debug
+		labels=debug
 	fi
 	for s in $(series_steps) mainline; do
 		case $s in
-		mainline) vm_start mainline mainline ;;
-		*) vm_start "step-$(step_id "$s")" "$s" ;;
+		mainline) labels="$labels mainline" ;;
+		*) labels="$labels step-$(step_id "$s")" ;;
 		esac
 	done
-	vm_wait_all
+	# FAILED=1: only the runs that failed last time
+	for label in $labels; do
+		wanted "vm/$label run" || labels=$(echo " $labels " | sed "s/ $label / /")
+	done
+	# the accelerator is chosen (KVM probed) once, before the boots
+	BPFTOK_ACCEL=$(sh "$TOP/vm/run" --accel "$(series_steps | head -1)")
+	export BPFTOK_ACCEL
+	mkdir -p "$TMP/vm"
+	# shellcheck disable=SC2086 # a list of labels
+	vm_schedule "$TMP/vm" $labels
 	t "matrix/complete" sh "$TOP/vm/matrix.sh" report
 	t "matrix/columns" matrix_columns "$BUILD/report/matrix.tsv"
 	# the answer key's claims against what was just measured
@@ -303,7 +280,7 @@ host)
 	host_tests
 	;;
 vm)
-	phase "QEMU, two VMs at a time: the debug kernel beside the demo matrix"
+	phase "QEMU, one VM per core: the debug kernel beside the demo matrix"
 	vm_all
 	phase ""
 	;;
@@ -320,7 +297,7 @@ all)
 		wide_check
 		phase "exporting the series and applying it to the pristine tree"
 		t "series/applies-on-pristine" sh "$TOP/kernel/series.sh"
-		phase "QEMU, two VMs at a time: the debug kernel (KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer) beside the demo matrix"
+		phase "QEMU, one VM per core: the debug kernel (KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer) beside the demo matrix"
 		vm_all
 		# after the matrix: the docs, the slides and the answer key
 		# show what was just measured

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The demo matrix: every demo case on every step's kernel.
 #
-#   vm/matrix.sh run     boot every step and mainline, run every demo (vm/run), then report
+#   vm/matrix.sh run     boot every step and mainline, run every demo (vm/run,
+#                        VM_JOBS at a time, default one per core), then report
 #   vm/matrix.sh report  build/report/matrix.tsv from build/results/*.tsv
 #   vm/matrix.sh versus A B   from matrix.tsv, every demo:case both columns
 #                        ran, as "demo:case<TAB>result on A<TAB>result on B"
@@ -16,6 +17,8 @@
 #                    did not, and "-" when that step was not run
 set -eu
 . "$(dirname "$0")/../kernel/lib.sh"
+VM_LIB=$TOP/vm
+. "$VM_LIB/qemu.sh"
 
 # a column's results file: build/results/step-NN.tsv or mainline.tsv
 label_of() {
@@ -49,11 +52,26 @@ report() {
 	[ "$fails" -eq 0 ] && [ "$missing" -eq 0 ]
 }
 
+# Every column's run, side by side (vm/qemu.sh's scheduler, one VM per
+# core), each vm/run's output shown as it ends.
+vm_job() {
+	sh "$TOP/vm/run" "$1" &
+	vm_child=$!
+	wait "$vm_child"
+}
+vm_report() {
+	cat "$BUILD/tmp/matrix-jobs/$1.out"
+	[ "$2" = 0 ] || status=1
+}
+
 run_all() {
 	status=0
-	for s in $(series_steps) mainline; do
-		sh "$TOP/vm/run" "$s" || status=1
-	done
+	# the accelerator is chosen (KVM probed) once, before the boots
+	BPFTOK_ACCEL=$(sh "$TOP/vm/run" --accel "$(series_steps | head -1)")
+	export BPFTOK_ACCEL
+	mkdir -p "$BUILD/tmp/matrix-jobs"
+	vm_schedule "$BUILD/tmp/matrix-jobs" $(series_steps) mainline
+	rm -rf "$BUILD/tmp/matrix-jobs"
 	report || status=1
 	return $status
 }

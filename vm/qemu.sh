@@ -51,11 +51,16 @@ stop_qemu() {
 	qemu_pid=
 }
 # A stop of the runner (Ctrl-C, kill PID, a closed terminal) stops its
-# QEMU first, and exits with the shell's usual 128 + signal.
-trap stop_qemu EXIT
-trap 'stop_qemu; trap - EXIT; exit 130' INT
-trap 'stop_qemu; trap - EXIT; exit 143' TERM
-trap 'stop_qemu; trap - EXIT; exit 129' HUP
+# QEMU and its VM jobs (vm_schedule) first, and exits with the shell's
+# usual 128 + signal.
+vm_stop() {
+	vm_stop_jobs
+	stop_qemu
+}
+trap vm_stop EXIT
+trap 'vm_stop; trap - EXIT; exit 130' INT
+trap 'vm_stop; trap - EXIT; exit 143' TERM
+trap 'vm_stop; trap - EXIT; exit 129' HUP
 
 # qemu_batch ACCEL LOG TIMEOUT CMDLINE: boot in the background with the
 # serial console into LOG (QEMU's own messages into LOG.qemu), for at
@@ -168,4 +173,80 @@ vm_batch() {
 	rm -f "$2.new" "$2.problems" "$2.verdict"
 	[ "$failed" -eq 0 ] || vm_problem "$failed case(s) did not return what they should:
 $wrong"
+}
+
+# --- VM runs side by side -------------------------------------------------
+# vm_schedule DIR LABEL...: for each LABEL, the caller's function
+# `vm_job LABEL` in a background job, its output in DIR/LABEL.out, at most
+# VM_JOBS at a time (default: one per core; a TCG VM keeps a core busy).
+# As each job ends, in the order they end, the caller's function
+# `vm_report LABEL STATUS` reports it.  A stop of the caller stops every
+# job: each job's trap stops the vm/run or the QEMU it runs.  The one
+# scheduler of make demo (vm/matrix.sh), make check (tests/run.sh) and
+# ./bpftoken matrix.
+vm_running=	# "LABEL:PID ..." started and not yet reported
+
+vm_cores() {
+	getconf _NPROCESSORS_ONLN 2>/dev/null || nproc 2>/dev/null || echo 1
+}
+
+vm_schedule() {
+	_dir=$1
+	shift
+	_max=${VM_JOBS:-$(vm_cores)}
+	[ "$_max" -ge 1 ] 2>/dev/null || _max=1
+	for _label in "$@"; do
+		while [ "$(echo $vm_running | wc -w)" -ge "$_max" ]; do
+			_vm_reap "$_dir"
+		done
+		rm -f "$_dir/$_label.status"
+		_vm_job "$_dir" "$_label" >"$_dir/$_label.out" 2>&1 </dev/null &
+		vm_running="$vm_running $_label:$!"
+	done
+	while [ -n "$vm_running" ]; do
+		_vm_reap "$_dir"
+	done
+}
+
+# _vm_job DIR LABEL: one job, run in the background (the subshell `&`
+# makes, so its traps and variables stay its own; a "( )" body would fork
+# once more, and a stop would reach only the outer process).  It writes
+# its status to DIR/LABEL.status however it ends (a `die` included).
+# vm_job may start a runner in the background and keep its PID in
+# vm_child, so that a stop reaches it.
+_vm_job() {
+	vm_child=
+	qemu_pid=
+	vm_running=
+	_status_file=$1/$2.status
+	trap 'echo $? >"$_status_file"' EXIT
+	trap '[ -z "$vm_child" ] || { kill -TERM "$vm_child" 2>/dev/null; wait "$vm_child"; }
+		stop_qemu; exit 143' INT TERM HUP
+	vm_job "$2"
+}
+
+# _vm_reap DIR: wait until a job has ended, and report it
+_vm_reap() {
+	while :; do
+		for _job in $vm_running; do
+			[ -s "$1/${_job%%:*}.status" ] || continue
+			wait "${_job#*:}" 2>/dev/null || true
+			vm_running=$(echo " $vm_running " | sed "s/ $_job / /; s/^ *//; s/ *$//")
+			vm_report "${_job%%:*}" "$(cat "$1/${_job%%:*}.status")"
+			return 0
+		done
+		sleep 0.2 2>/dev/null || sleep 1
+	done
+}
+
+# vm_stop_jobs: TERM to every job still running, and wait for them
+vm_stop_jobs() {
+	[ -n "$vm_running" ] || return 0
+	for _job in $vm_running; do
+		kill -TERM "${_job#*:}" 2>/dev/null || true
+	done
+	for _job in $vm_running; do
+		wait "${_job#*:}" 2>/dev/null || true
+	done
+	vm_running=
 }
