@@ -15,6 +15,19 @@ LAST   := $(lastword $(STEPS))
 STEP   ?=
 CASES  ?=
 
+# A stop of the top make (INT, TERM, HUP or QUIT to its process alone, as
+# `kill PID` or a CI timeout sends it) stops everything it started, QEMU
+# included: GNU make itself only waits for its jobs.  kernel/stopguard.sh
+# watches this make from beside it and ends with it.  Not for make -n,
+# nor for make help.
+ifeq ($(MAKELEVEL),0)
+ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
+ifneq ($(filter-out help,$(or $(MAKECMDGOALS),help)),)
+STOPGUARD := $(shell sh kernel/stopguard.sh $$PPID </dev/null >/dev/null &)
+endif
+endif
+endif
+
 .DELETE_ON_ERROR:
 .PHONY: help deps tree check-step build build-all build-debug build-mainline demos demos-mainline initramfs \
 	initramfs-mainline run run-debug fuzz vm matrix demo check \
