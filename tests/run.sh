@@ -6,8 +6,14 @@
 #   tests/run.sh vm     every VM run (debug kernel and matrix) and the
 #                       matrix report (needs every kernel and initramfs built)
 #
-# Every test prints one "PASS name" or "FAIL name" line; the run ends with
-# "N passed, N failed" alone on a line and exits non-zero on any failure.
+# The output is KTAP, as the kernel's own selftests print it: one line per
+# test, "ok N name", "not ok N name", or "ok N name # SKIP reason" for a
+# test that cannot run here (a test script's skip_test: exit 4,
+# kselftest's KSFT_SKIP, after "SKIP: reason"); a failing test's output above its
+# line, indented as a "#" diagnostic.  The plan "1..N" comes last, as
+# TAP allows when the count is not known up front, then the time each
+# phase took, then "N passed, N failed" alone on the last line; the run
+# exits non-zero on any failure.
 # Every test runs every time.  What is reused is the work whose inputs
 # are recorded byte for byte: a kernel build (its stamp: commit, config,
 # toolchain) and a VM run (build/results/LABEL.inputs, vm/run --reuse).
@@ -24,20 +30,31 @@ LAST_FAILED=$BUILD/check/failed
 
 PASSED=0
 FAILED=0
+SKIPPED=0
+TESTS=0
 FAILURES=
 
 pass() {
 	PASSED=$((PASSED + 1))
-	echo "PASS $1"
+	TESTS=$((TESTS + 1))
+	echo "ok $TESTS $1"
 }
 
 # fail NAME [RERUN]: one more failure; RERUN is the test FAILED=1 runs
 # again for it (a wrong case: its VM run), NAME itself by default
 fail() {
 	FAILED=$((FAILED + 1))
+	TESTS=$((TESTS + 1))
 	FAILURES="$FAILURES $1"
 	printf '%s\n' "${2:-$1}" >>"$TMP/failed"
-	echo "FAIL $1"
+	echo "not ok $TESTS $1"
+}
+
+# skip NAME REASON: a test that cannot run here, and why
+skip() {
+	SKIPPED=$((SKIPPED + 1))
+	TESTS=$((TESTS + 1))
+	echo "ok $TESTS $1 # SKIP $2"
 }
 
 # wanted NAME: whether the test NAME runs in this check.  The builds and
@@ -58,26 +75,45 @@ t() {
 	wanted "$name" || return 0
 	: >"$TMP/test.out"
 	t_start=$(date +%s)
-	if "$@" >"$TMP/test.out" 2>&1; then
-		t_ok=1
-	else
-		t_ok=0
-		sed 's/^/    | /' "$TMP/test.out"
-	fi
+	t_status=0
+	"$@" >"$TMP/test.out" 2>&1 || t_status=$?
 	t_took=$(($(date +%s) - t_start))
-	if [ $t_ok = 1 ]; then
-		[ "$t_took" -lt 10 ] && pass "$name" || pass "$name ($t_took s)"
+	t_name=$name
+	[ "$t_took" -lt 10 ] || t_name="$name ($t_took s)"
+	case $t_status in
+	0) pass "$t_name" ;;
+	# exit 4 and a last line "SKIP: reason" (skip_test in tests/host/lib.sh):
+	# a command that happens to fail with status 4 is still a failure
+	4) if tail -1 "$TMP/test.out" | grep -q '^SKIP: '; then
+		skip "$t_name" "$(tail -1 "$TMP/test.out" | sed 's/^SKIP: //')"
 	else
-		[ "$t_took" -lt 10 ] && fail "$name" || fail "$name ($t_took s)" "$name"
-	fi
+		diag <"$TMP/test.out"
+		fail "$t_name" "$name"
+	fi ;;
+	*)
+		diag <"$TMP/test.out"
+		fail "$t_name" "$name"
+		;;
+	esac
 }
 
-# finish: the summary, and the list FAILED=1 reads next time
+# diag: lines of a test's output as KTAP diagnostics, indented
+diag() {
+	sed 's/^/#   | /'
+}
+
+# finish: the plan, the phase times, the summary, and the list FAILED=1
+# reads next time
 finish() {
-	echo
+	echo "1..$TESTS"
+	if [ -s "$TMP/phases" ]; then
+		echo "# phase times"
+		awk -F'\t' '{ printf "#   %6d s  %s\n", $2, $1; total += $2 } END { printf "#   %6d s  in all\n", total }' "$TMP/phases"
+	fi
 	mkdir -p "$BUILD/check"
 	sort -u "$TMP/failed" >"$LAST_FAILED"
-	[ $FAILED -eq 0 ] || echo "failed:$FAILURES (make check FAILED=1 runs these again)"
+	[ $FAILED -eq 0 ] || echo "# failed:$FAILURES (make check FAILED=1 runs these again)"
+	[ $SKIPPED -eq 0 ] || echo "# $SKIPPED skipped (# SKIP above, with the reason)"
 	echo "$PASSED passed, $FAILED failed"
 	[ $FAILED -eq 0 ]
 }
@@ -99,7 +135,7 @@ host_tests() {
 # series applied once: each step's check starts from its branch).
 wide_check() {
 	sh "$TOP/kernel/tree.sh" apply >"$TMP/apply.out" 2>&1 ||
-		{ sed 's/^/    | /' "$TMP/apply.out"; fail "wide-compile (applying the series)"; return; }
+		{ diag <"$TMP/apply.out"; fail "wide-compile (applying the series)"; return; }
 	for s in $(series_steps); do
 		[ -f "$TOP/steps/$s/patch" ] || continue
 		t "wide-compile/$s" env BPFTOK_SERIES_APPLIED=1 sh "$TOP/kernel/wide-check.sh" "$s"
@@ -149,10 +185,10 @@ vm_report() {
 			how=" (not booted: passed on these very inputs, build/results/$label.inputs)"
 		pass "vm/$label run$how"
 	else
-		sed 's/^/    | /' "$out"
+		diag <"$out"
 		fail "vm/$label run"
 	fi
-	[ "$label" != debug ] || grep '^# fuzz' "$out" | sed 's/^/    /' || true
+	[ "$label" != debug ] || grep '^# fuzz' "$out" | sed 's/^/#   /' || true
 	[ -f "$BUILD/results/$label.tsv" ] || return 0
 	while IFS="$(printf '\t')" read -r demo case result expected verdict; do
 		if [ "$verdict" = pass ]; then
@@ -170,7 +206,7 @@ vm_report() {
 vm_all() {
 	local labels=
 	if ! sh "$TOP/kernel/build.sh" --debug >"$TMP/build-debug.out" 2>&1; then
-		sed 's/^/    | /' "$TMP/build-debug.out"
+		diag <"$TMP/build-debug.out"
 		fail "build/debug"
 	else
 		pass "build/debug"
@@ -227,7 +263,7 @@ suite_counts() {
 		cat "$BUILD"/results/*.tsv 2>/dev/null | awk -F'\t' -v s="$suite" '
 			$1 == s { n++; c[$2] = 1 }
 			END { k = 0; for (x in c) k++
-				printf "    suite %-10s %3d case(s), %4d result(s)\n", s, k, n }'
+				printf "#   suite %-10s %3d case(s), %4d result(s)\n", s, k, n }'
 	done
 }
 
@@ -249,7 +285,11 @@ phase_name=
 phase_start=$(date +%s)
 phase() {
 	now=$(date +%s)
-	[ -z "$phase_name" ] || info "($phase_name: $((now - phase_start)) s)"
+	if [ -n "$phase_name" ]; then
+		info "($phase_name: $((now - phase_start)) s)"
+		printf '%s\t%s\n' "${phase_short:-$phase_name}" $((now - phase_start)) >>"$TMP/phases"
+	fi
+	phase_short=${2:-}
 	phase_name=$1
 	phase_start=$now
 	[ -z "$1" ] || info "$1"
@@ -265,6 +305,7 @@ mkdir -p "$TMP"
 TMPDIR=$TMP
 export TMPDIR
 : >"$TMP/failed"
+echo "KTAP version 1"
 if [ "$FAILED_ONLY" = 1 ]; then
 	[ -f "$LAST_FAILED" ] ||
 		die "FAILED=1 runs again what the last make check failed, and its list (build/check/failed) is missing: run make check first"
@@ -280,34 +321,34 @@ host)
 	host_tests
 	;;
 vm)
-	phase "QEMU, one VM per core: the debug kernel beside the demo matrix"
+	phase "QEMU, one VM per core: the debug kernel beside the demo matrix" "VM runs"
 	vm_all
 	phase ""
 	;;
 all)
-	phase "building every step, its demos and the initramfs"
+	phase "building every step, its demos and the initramfs" "builds"
 	if make -s -C "$TOP" initramfs; then
 		pass "build/all-steps"
 		build_warnings
-		phase "the mainline column: Debian's 6.12 and every demo against its headers"
+		phase "the mainline column: Debian's 6.12 and every demo against its headers" "mainline"
 		t "build/mainline" make -s -C "$TOP" initramfs-mainline
-		phase "checkpatch on every step patch"
+		phase "checkpatch on every step patch" "checkpatch"
 		checkpatch
-		phase "compiling each step's callers under a wide config"
+		phase "compiling each step's callers under a wide config" "wide compile"
 		wide_check
-		phase "exporting the series and applying it to the pristine tree"
+		phase "exporting the series and applying it to the pristine tree" "series"
 		t "series/applies-on-pristine" sh "$TOP/kernel/series.sh"
-		phase "QEMU, one VM per core: the debug kernel (KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer) beside the demo matrix"
+		phase "QEMU, one VM per core: the debug kernel (KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer) beside the demo matrix" "VM runs"
 		vm_all
 		# after the matrix: the docs, the slides and the answer key
 		# show what was just measured
-		phase "host tests"
+		phase "host tests" "host tests"
 		host_tests
-		phase "the workshop bundle: reproducible, run with only QEMU installed"
+		phase "the workshop bundle: reproducible, run with only QEMU installed" "bundle"
 		bundle_tests
-		phase "suites run"
+		phase "suites run" "suites"
 		suite_counts
-		phase "a minimal Debian 12 root: make deps, step 00 and its demo, docs, slides"
+		phase "a minimal Debian 12 root: make deps, step 00 and its demo, docs, slides" "fresh smoke"
 		t "fresh/smoke (make deps in a clean root names every package)" sh "$TOP/tests/fresh.sh" smoke
 		phase ""
 	else

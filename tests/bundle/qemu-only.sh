@@ -21,8 +21,7 @@
 . "$TOP/tests/debroot.sh"
 
 if [ "$(id -u)" != 0 ]; then
-	echo "  skipped: a Debian root needs root (mmdebstrap, chroot)"
-	exit 0
+	skip_test "a Debian root needs root (mmdebstrap, chroot)"
 fi
 # the bundle tests/bundle/reproducible.sh made (or a new one)
 [ -s "$BUILD/bundle/last" ] || sh "$TOP/vm/bundle.sh" >/dev/null || { echo "  NOT OK: vm/bundle.sh failed"; exit 1; }

@@ -41,6 +41,13 @@ gone_within() {
 	return 1
 }
 
+# skip_test REASON: this test cannot run here; tests/run.sh reports it as
+# "# SKIP REASON" (exit 4 is kselftest's KSFT_SKIP), not as a pass
+skip_test() {
+	echo "SKIP: $*"
+	exit 4
+}
+
 done_testing() {
 	[ "$fails" -eq 0 ]
 }
