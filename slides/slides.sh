@@ -14,7 +14,7 @@
 # "## Answer" section never reaches the deck.  Then an appendix, one
 # slide per change docs/mainline.md describes.
 #
-# tests/host/slides_fit.sh opens every slide in headless Chromium and
+# slides/fit.sh (make slides) opens every slide in headless Chromium and
 # fails on content outside the slide; it also prints the handout PDF.
 set -eu
 . "$(dirname "$0")/../kernel/lib.sh"

@@ -9,7 +9,7 @@
 #   boot-to-result vm/run of one demo on step 00's kernel, the median of
 #                  BENCH_BOOTS (default 5) boots
 #
-# Prints a table; targets (issue 2): boot-to-result <= 3 s with TCG,
+# Prints a table; the targets: boot-to-result <= 3 s with TCG,
 # one-step rebuild <= 90 s.  BENCH_COLD=0 skips the two builds.  The
 # boots use the accelerator vm/run picks (TCG here: KVM's probe fails).
 # build/linux is left on the branch it was on.

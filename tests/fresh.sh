@@ -10,7 +10,7 @@
 #                          its demo in one boot, the docs and the slides
 #
 # Nothing on the host is installed or changed: the root lives in
-# build/fresh/root and is entered in private namespaces (tests/debroot.sh).
+# build/fresh/root-MODE and is entered in private namespaces (tests/debroot.sh).
 # Its tarball is cached in build/debroot/; the .debs it downloads in
 # build/fresh/apt-MODE; the host's ccache is shared by a bind mount unless
 # FRESH_CCACHE=0 (compiler output does not depend on installed packages).
