@@ -67,13 +67,31 @@ list=$out.list	# one per flavour: make -j builds both at once
 		echo "file /selftests/$(basename "$t") $t 0755 0 0"
 	done
 } >"$list"
-# The same inputs give the same bytes: gen_init_cpio stamps the entries it
-# makes up (directories, /dev/console, the busybox link) with the time it
-# runs unless told otherwise (files keep their own mtime), and gzip from a
-# pipe stores no name and no time.  An unchanged image is not rewritten,
-# so make, the bundle and make check's records see it is the same one.
-epoch=${SOURCE_DATE_EPOCH:-$(git -C "$TOP" log -1 --format=%ct 2>/dev/null || echo 0)}
-"$gen" -t "$epoch" "$list" | gzip -1 >"$out.new"
+# The same bytes in, the same image out, and nothing else: gen_init_cpio
+# stamps the entries it makes up (directories, /dev/console, the busybox
+# link) with -t's time, and a file with its own mtime, which a rebuild of
+# identical bytes or a fresh checkout moves.  So every file goes in as a
+# copy dated the same fixed epoch (SOURCE_DATE_EPOCH, default 0: not the
+# commit's date, or any commit, a NOTES edit too, would make a new image
+# and boot every VM again), and gzip from a pipe stores no name and no
+# time.  An unchanged image is not rewritten: make, the bundle and the VM
+# runs' input records (vm/run) see it is the same one.
+epoch=${SOURCE_DATE_EPOCH:-0}
+stage=$out.stage
+rm -rf "$stage"
+mkdir -p "$stage"
+n=0
+while read -r kind dest src rest; do
+	if [ "$kind" = file ]; then
+		n=$((n + 1))
+		cp "$src" "$stage/$n"
+		touch -d "@$epoch" "$stage/$n"
+		src=$stage/$n
+	fi
+	echo "$kind $dest $src $rest"
+done <"$list" >"$stage/list"
+"$gen" -t "$epoch" "$stage/list" | gzip -1 >"$out.new"
+rm -rf "$stage"
 if cmp -s "$out.new" "$out"; then
 	rm -f "$out.new"
 else

@@ -5,6 +5,7 @@
 #     line, the deadline and the runner's and parser's bytes are those
 #     recorded beside its results (build/results/LABEL.inputs); each one
 #     changed on a scratch copy refuses the reuse, and says which;
+#   - the initramfs's bytes follow its files' bytes, not their mtimes;
 #   - a kernel build's stamp carries the toolchain's versions;
 #   - an input that cannot be read or hashed stops with an error, never
 #     hashes to something.
@@ -98,6 +99,19 @@ expect_fail "a runner script that cannot be hashed stops vm/run" "cannot hash .*
 mv "$scratch/parse.awk" "$s/vm/parse.awk"
 expect_fail "a QEMU that prints no version stops vm/run" "printed nothing" \
 	vmrun QEMU_FAKE_VERSION= --inputs "$id"
+
+# The initramfs is an input of every VM run: its bytes must follow the
+# bytes of what it holds, not their mtimes or the commit (a NOTES edit
+# would otherwise boot every VM again).  A demo rebuilt to the same bytes
+# (here: touched) leaves the image as it was.
+image=$BUILD/initramfs.cpio.gz
+before=$(sha256sum <"$image")
+demo=$(ls "$BUILD/demos" | grep -v '^obj$' | head -1)
+touch "$BUILD/demos/$demo" "$TOP/vm/init"
+env -u SOURCE_DATE_EPOCH make -s -C "$TOP" initramfs >"$scratch/initramfs.log" 2>&1 ||
+	{ cat "$scratch/initramfs.log"; exit 1; }
+check "new mtimes on $demo and vm/init leave the initramfs's bytes alone" \
+	[ "$(sha256sum <"$image")" = "$before" ]
 
 # the kernel build's stamp: the toolchain, and loud failures
 mkdir "$scratch/bin"

@@ -13,15 +13,16 @@
 id=$(step_id "$(series_steps | head -1)")
 [ -f "$OUT/step-$id/bzImage" ] && [ -f "$BUILD/initramfs.cpio.gz" ] ||
 	{ echo "run make initramfs first"; exit 1; }
-# the interrupted matrix replaces the first step's record: put it back
+# the interrupted matrix replaces the records of the steps it booted
+# (one per core, side by side): every record is put back at the end
 scratch=$(mktemp -d)
-for f in results/step-$id.tsv results/step-$id.inputs logs/step-$id.console; do
-	[ -f "$BUILD/$f" ] && cp "$BUILD/$f" "$scratch/$(echo "$f" | tr / _)"
+for dir in results logs; do
+	[ ! -d "$BUILD/$dir" ] || cp -a "$BUILD/$dir" "$scratch/$dir"
 done
 restore() {
-	for f in results/step-$id.tsv results/step-$id.inputs logs/step-$id.console; do
-		saved=$scratch/$(echo "$f" | tr / _)
-		if [ -f "$saved" ]; then cp "$saved" "$BUILD/$f"; else rm -f "$BUILD/$f"; fi
+	for dir in results logs; do
+		rm -rf "$BUILD/$dir"
+		[ ! -d "$scratch/$dir" ] || cp -a "$scratch/$dir" "$BUILD/$dir"
 	done
 	rm -rf "$scratch"
 }
