@@ -177,7 +177,7 @@ demo: deps
 	@$(MAKE) -s matrix
 
 checkpatch:
-	@sh tests/checkpatch.sh
+	@sh kernel/checkpatch.sh
 
 # Another Debian 6.1.y: does the series apply, build and behave there?
 BASES ?=

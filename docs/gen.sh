@@ -212,7 +212,7 @@ checkpatch_page() {
 		echo "types a step keeps on purpose are explained in its NOTES.md."
 		echo
 		echo '```'
-		sh "$TOP/tests/checkpatch.sh" 2>&1 || true
+		sh "$TOP/kernel/checkpatch.sh" 2>&1 || true
 		echo '```'
 	} >"$SRC/checkpatch.md"
 }

@@ -145,7 +145,7 @@ wide_check() {
 checkpatch() {
 	for s in $(series_steps); do
 		[ -f "$TOP/steps/$s/patch" ] || continue
-		t "checkpatch/$s" sh "$TOP/tests/checkpatch.sh" "$s"
+		t "checkpatch/$s" sh "$TOP/kernel/checkpatch.sh" "$s"
 	done
 }
 

@@ -1,13 +1,14 @@
 #!/bin/sh
-# scripts/checkpatch.pl from the kernel tree on step patches.
+# scripts/checkpatch.pl from the kernel tree on step patches: make
+# checkpatch, the docs' checkpatch page and make check all run this.
 #
-#   tests/checkpatch.sh [STEP...]     default: every step with a patch
+#   kernel/checkpatch.sh [STEP...]     default: every step with a patch
 #
 # A warning a step keeps on purpose is listed in its NOTES.md under the
 # heading "## checkpatch", one "- `TYPE`: why" line per checkpatch type;
 # those types are passed to --ignore, everything else must be clean.
 set -eu
-. "$(dirname "$0")/../kernel/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 [ -x "$LINUX/scripts/checkpatch.pl" ] || die "build/linux is missing; run 'make tree'"
 [ $# -gt 0 ] || set -- $(series_steps)
