@@ -9,8 +9,10 @@
 #   FIT_VERBOSE=1                   also list the slides that fit
 #
 # Prints a line per slide and size that does not fit ("fit 1280x720 3/1
-# OVER 12px text <p> 'what' 'slide title'"), then a summary per size; exits 1 if any slide
-# overflows at any size or the PDF's page count is not the slide count.
+# OVER 12px text <p> 'what' 'slide title'"), then a summary per size, the
+# handout's page count and, last, "fit: every slide fits at SIZES"; exits
+# 1 if any slide overflows at any size or the PDF's page count is not the
+# slide count.
 #
 # How: a copy of the deck gets a script that walks every slide through
 # reveal.js's API, compares each text node's and element's box with the
@@ -109,4 +111,5 @@ else
 	tail -5 "$work/chromium.log"
 	bad=1
 fi
-[ "$bad" = 0 ]
+[ "$bad" = 0 ] || exit 1
+echo "fit: every slide fits at $SIZES"

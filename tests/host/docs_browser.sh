@@ -11,8 +11,8 @@
 # from a fixture when no matrix was measured.
 . "$(dirname "$0")/lib.sh"
 
-[ -f "$BUILD/docs/index.html" ] || sh "$TOP/docs/gen.sh" >/dev/null
-[ -f "$BUILD/slides/index.html" ] || sh "$TOP/slides/slides.sh" >/dev/null
+[ -f "$BUILD/docs/index.html" ] && [ -f "$BUILD/slides/index.html" ] ||
+	{ echo "no site or deck in build/: run make docs and make slides"; exit 1; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 

@@ -66,7 +66,7 @@ arg_ok() {
 	esac
 }
 
-# make TARGET ARGS: real where quick (make help, make slides), else make -n (which fails on an
+# make TARGET ARGS: real where quick (make help), else make -n (which fails on an
 # unknown target), with MAKE=: so that a recipe's own $(MAKE) line, which
 # make runs even under -n, does nothing: what is checked is the command,
 # not the state of build/
@@ -75,7 +75,7 @@ check_make() {
 	shift
 	for a in "$@"; do arg_ok "$a" || return 1; done
 	case $target in
-	help | slides) make -s -C "$TOP" "$target" "$@" >/dev/null ;;
+	help) make -s -C "$TOP" "$target" "$@" >/dev/null ;;
 	*) make -n -C "$TOP" MAKE=: "$target" "$@" >/dev/null ;;
 	esac
 }
@@ -130,8 +130,7 @@ rm -f "$BUILD/workshop.cmds"
 [ "$skipped" = 0 ] || echo "  SKIPPED: $skipped ./bpftoken command(s): vm/bpftoken is not in this checkout"
 
 # the page is on the site and the deck's agenda
-[ -f "$BUILD/docs/workshop.html" ] || sh "$TOP/docs/gen.sh" >/dev/null
 check "make docs builds workshop.html" [ -s "$BUILD/docs/workshop.html" ]
 check "the landing page links the workshop" grep -q 'href="workshop.html"' "$BUILD/docs/index.html"
-check "make slides puts the agenda in the deck" sh -c "sh '$TOP/slides/slides.sh' >/dev/null && grep -q 'The 90 minutes' '$BUILD/slides/index.html'"
+check "make slides puts the agenda in the deck" grep -q 'The 90 minutes' "$BUILD/slides/index.html"
 done_testing
