@@ -218,18 +218,36 @@ series:
 
 branches: tree
 
-docs:
+# The site and the deck are files make keeps: made again only when what
+# they read changed (the committed sources they show, and what the runs
+# measured), so after a NOTES.md edit only they and the bundle are redone.
+MEASURED = $(wildcard build/report/*.tsv build/results/*.tsv build/results/*.inputs build/logs/*.console)
+DOCS_IN := $(shell git ls-files steps docs userspace-demo kernel/hunks.awk kernel/checkpatch.sh 2>/dev/null)
+SLIDES_IN := $(shell git ls-files slides steps docs/workshop.md docs/mainline.md docs/flips.awk docs/learner.awk 2>/dev/null)
+
+docs: build/docs/index.html
+build/docs/index.html: $(DOCS_IN) $(MEASURED)
 	@sh docs/gen.sh
 
-# the fit's report stays beside the deck (build/slides/fit.txt), which
-# the tests read rather than measure again
-slides:
+# The fit's report stays beside the deck (build/slides/fit.txt), which
+# the tests read rather than measure again; it exists only when every
+# slide fits.
+slides: build/slides/fit.txt
+build/slides/fit.txt: $(SLIDES_IN) $(MEASURED) build/npm/stamp
+	@rm -f $@
 	@sh slides/slides.sh
-	@sh slides/fit.sh >build/slides/fit.txt 2>&1; status=$$?; cat build/slides/fit.txt; exit $$status
+	@sh slides/fit.sh >$@.new 2>&1; status=$$?; cat $@.new; [ $$status = 0 ] && mv $@.new $@
+build/npm/stamp:
+	@echo "error: reveal.js is not installed in build/npm; run 'make deps'" >&2; exit 1
 
-# The workshop file: builds what it packs, runs the matrix if it is older
-# than the kernels and demos, renders the docs and the slides.
+# The workshop file: builds what it packs, brings the matrix up to date
+# (every run whose recorded inputs changed boots again, vm/run --reuse),
+# then the docs and the slides from it, then packs them.
 bundle: initramfs initramfs-mainline
+	@mkdir -p build/tmp
+	@sh vm/matrix.sh run >build/tmp/bundle-matrix.log 2>&1 || \
+		{ cat build/tmp/bundle-matrix.log; echo "error: the matrix has failing or missing cells (above); a bundle is made only from a build whose matrix passed"; exit 1; }
+	@$(MAKE) -s docs slides
 	@sh vm/bundle.sh
 
 clean:

@@ -250,6 +250,7 @@ matrix_columns() {
 # run where only QEMU is installed (a minimal Debian root), its matrix
 # against this build's cell by cell; Ctrl-C and a timeout leave no QEMU.
 bundle_tests() {
+	t "build/bundle" make -s -C "$TOP" bundle
 	for test in reproducible no_answers qemu-only interrupt; do
 		t "bundle/$test" sh "$TOP/tests/bundle/$test.sh"
 	done

@@ -40,9 +40,10 @@
 # learners' tarball last made (the key is the same name with -trainer).
 # Reproducible: the same build outputs give byte-identical tarballs (sorted entries, owner 0,
 # every mtime the commit's date, gzip -n), so a trainer can publish its
-# sha256.  The matrix is run first (vm/matrix.sh run) unless
-# build/report/matrix.tsv is newer than every kernel and every file the
-# initramfs files hold; the bundle is made only from a matrix that passed.
+# sha256.  make bundle brings the matrix up to date first (vm/matrix.sh
+# run: a run whose recorded inputs changed boots again), then the docs and
+# the slides from it; this script packs them, and only from a matrix
+# that passed.
 set -eu
 . "$(dirname "$0")/../kernel/lib.sh"
 
@@ -79,26 +80,9 @@ done
 [ -z "$missing" ] || die "missing:$missing
   run 'make initramfs initramfs-mainline' (or 'make bundle', which does)"
 
-# --- the matrix, for these kernels and these demos --------------------------
-inputs() {
-	for id in $ids; do echo "$OUT/step-$id/bzImage"; done
-	echo "$OUT/mainline/bzImage"
-	awk -v top="$TOP" '$1 == "file" { print ($3 ~ /^\// ? "" : top "/") $3 }' \
-		"$BUILD/initramfs.cpio.gz.list" "$BUILD/initramfs-mainline.cpio.gz.list"
-}
+# --- the matrix, the docs and the slides, made before (make bundle) --------
 MATRIX=$BUILD/report/matrix.tsv
-# newer_than_matrix: the first input newer than the matrix, if any
-newer_than_matrix() {
-	inputs | while IFS= read -r f; do
-		[ -n "$(find "$f" -newer "$MATRIX")" ] && { echo "$f"; break; }
-	done
-	return 0
-}
-if [ ! -f "$MATRIX" ] || [ -n "$(newer_than_matrix)" ]; then
-	info "bundle: build/report/matrix.tsv is missing or older than the kernels and demos; running the matrix"
-	sh "$TOP/vm/matrix.sh" run ||
-		die "the matrix has failing or missing cells (above); a bundle is made only from a build whose matrix passed"
-fi
+[ -f "$MATRIX" ] || die "no build/report/matrix.tsv; run 'make bundle' (it runs the matrix first)"
 bad=$(awk -F'\t' -v ids="$ids mainline" '
 	BEGIN { n = split(ids, want, " ") }
 	NR > 1 { seen[$3] = 1; if ($6 != "pass") fails++ }
@@ -108,13 +92,8 @@ bad=$(awk -F'\t' -v ids="$ids mainline" '
 	}' "$MATRIX")
 [ -z "$bad" ] || die "build/report/matrix.tsv:$bad run 'make matrix' and fix what fails before making a bundle"
 
-# --- docs and slides, from this matrix ---------------------------------------
-info "bundle: the docs (docs/gen.sh) and the slides (slides/slides.sh)"
-sh "$TOP/docs/gen.sh" >"$DEST.docs.log" 2>&1 ||
-	{ cat "$DEST.docs.log" >&2; die "docs/gen.sh failed (above); 'make docs' shows the same"; }
-sh "$TOP/slides/slides.sh" >"$DEST.slides.log" 2>&1 ||
-	{ cat "$DEST.slides.log" >&2; die "slides/slides.sh failed (above); 'make slides' shows the same"; }
-rm -f "$DEST.docs.log" "$DEST.slides.log"
+[ -s "$BUILD/docs/index.html" ] && [ -s "$BUILD/slides/fit.txt" ] ||
+	die "no site or no fitting deck in build/; run 'make bundle' (it makes them from the matrix)"
 
 need_space 300 "the bundle (staging folder and tarball)"
 rm -rf "$STAGE"
@@ -240,8 +219,9 @@ cp "$BUILD/docs/instructor.html" "$KEYROOT/docs/"
 	cp "$BUILD/docs/$f" "$ROOT/docs/$f"
 done
 # not the handout PDF (make slides prints it with Chromium, which writes
-# the time into it): a bundle with it would differ on every build
-(cd "$BUILD/slides" && find . -type f ! -name slides.pdf -print) | while IFS= read -r f; do
+# the time into it): a bundle with it would differ on every build; nor
+# the fit's report, which names this checkout's path
+(cd "$BUILD/slides" && find . -type f ! -name slides.pdf ! -name fit.txt -print) | while IFS= read -r f; do
 	mkdir -p "$ROOT/slides/$(dirname "$f")"
 	cp "$BUILD/slides/$f" "$ROOT/slides/$f"
 done

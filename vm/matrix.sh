@@ -2,7 +2,9 @@
 # The demo matrix: every demo case on every step's kernel.
 #
 #   vm/matrix.sh run     boot every step and mainline, run every demo (vm/run,
-#                        VM_JOBS at a time, default one per core), then report
+#                        VM_JOBS at a time, default one per core), then report;
+#                        a run whose recorded inputs are unchanged is not
+#                        booted again (vm/run --reuse; VM_REUSE=0 boots all)
 #   vm/matrix.sh report  build/report/matrix.tsv from build/results/*.tsv
 #   vm/matrix.sh versus A B   from matrix.tsv, every demo:case both columns
 #                        ran, as "demo:case<TAB>result on A<TAB>result on B"
@@ -43,8 +45,11 @@ report() {
 	awk -F'\t' -v ids="$ids" -v long="$tsv.new" -v summary="$tsv.summary" \
 		-f "$TOP/vm/matrix.awk" "$tsv.rows" >"$wide.new"
 	rm -f "$tsv.rows"
-	mv "$tsv.new" "$tsv"
-	mv "$wide.new" "$wide"
+	# replaced only when they changed: the docs and the slides are made
+	# again when a file they read is newer (the Makefile)
+	for f in "$tsv" "$wide"; do
+		if cmp -s "$f.new" "$f"; then rm -f "$f.new"; else mv "$f.new" "$f"; fi
+	done
 	column -t -s "$(printf '\t')" "$wide"
 	read -r fails missing <"$tsv.summary"
 	rm -f "$tsv.summary"
@@ -53,9 +58,14 @@ report() {
 }
 
 # Every column's run, side by side (vm/qemu.sh's scheduler, one VM per
-# core), each vm/run's output shown as it ends.
+# core), each vm/run's output shown as it ends.  A run whose inputs are
+# those of its last pass is reported again without a boot.
 vm_job() {
-	sh "$TOP/vm/run" "$1" &
+	if [ "${VM_REUSE:-1}" = 1 ]; then
+		sh "$TOP/vm/run" --reuse "$1" &
+	else
+		sh "$TOP/vm/run" "$1" &
+	fi
 	vm_child=$!
 	wait "$vm_child"
 }

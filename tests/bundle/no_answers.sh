@@ -9,7 +9,7 @@
 # them in it.
 . "$(dirname "$0")/../host/lib.sh"
 
-[ -s "$BUILD/bundle/last" ] || sh "$TOP/vm/bundle.sh" >/dev/null || { echo "  NOT OK: vm/bundle.sh failed"; exit 1; }
+[ -s "$BUILD/bundle/last" ] || make -s -C "$TOP" bundle >/dev/null || { echo "  NOT OK: make bundle failed"; exit 1; }
 tarball=$(cat "$BUILD/bundle/last")
 name=$(basename "$tarball" .tar.gz)
 key=${tarball%.tar.gz}-trainer.tar.gz

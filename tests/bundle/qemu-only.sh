@@ -24,7 +24,7 @@ if [ "$(id -u)" != 0 ]; then
 	skip_test "a Debian root needs root (mmdebstrap, chroot)"
 fi
 # the bundle tests/bundle/reproducible.sh made (or a new one)
-[ -s "$BUILD/bundle/last" ] || sh "$TOP/vm/bundle.sh" >/dev/null || { echo "  NOT OK: vm/bundle.sh failed"; exit 1; }
+[ -s "$BUILD/bundle/last" ] || make -s -C "$TOP" bundle >/dev/null || { echo "  NOT OK: make bundle failed"; exit 1; }
 tarball=$(cat "$BUILD/bundle/last")
 name=$(basename "$tarball" .tar.gz)
 [ -f "$BUILD/report/matrix.tsv" ] || { echo "no build/report/matrix.tsv: run make matrix first"; exit 1; }

@@ -78,7 +78,8 @@ stop() {
 	# terminal would deliver it (a background job starts with it ignored);
 	# a top-level make, as a user types it, not a sub-make of the make
 	# check that runs this test
-	setsid env --default-signal=INT -u MAKELEVEL -u MAKEFLAGS -u MFLAGS \
+	# (VM_REUSE=0: every run boots, none is reported from its record)
+	setsid env --default-signal=INT -u MAKELEVEL -u MAKEFLAGS -u MFLAGS VM_REUSE=0 \
 		make -s -C "$TOP" matrix </dev/null >"$log" 2>&1 &
 	make_pid=$!
 	if ! wait_until 180 qemu_runs; then
