@@ -64,7 +64,9 @@ help:
 	@echo "  make build-debug     the last step with KASAN, kmemleak, lockdep, UBSAN -> build/out/debug"
 	@echo "  make run-debug [CASES=...]  boot it: every demo and suite, the fuzzer, a kmemleak scan"
 	@echo "  make fuzz [FUZZ_SEED=n FUZZ_COUNT=n FUZZ_SECONDS=n]  a longer fuzz pass on the debug kernel"
-	@echo "  make matrix          run every step and mainline, write build/report/matrix.tsv"
+	@echo "  make matrix          run every step and mainline, one VM per core (VM_JOBS=N), write"
+	@echo "                       build/report/matrix.tsv; a run whose recorded inputs (kernel,"
+	@echo "                       initramfs, QEMU, scripts) are unchanged is not booted again"
 	@echo "  make refresh STEP=NN turn commits made on branch step-NN back into steps/NN-*/patch"
 	@echo "  make series          the steps as a git format-patch series in build/series/, checked with git am"
 	@echo "  make branches        the same as make tree: branches step-00..step-NN in build/linux"
@@ -173,8 +175,10 @@ fuzz: build-debug initramfs
 matrix: initramfs initramfs-mainline
 	@sh vm/matrix.sh run
 
+# make demo boots every step, whatever an earlier run recorded: it is
+# the run a trainer shows
 demo: deps
-	@$(MAKE) -s matrix
+	@$(MAKE) -s matrix VM_REUSE=0
 
 checkpatch:
 	@sh kernel/checkpatch.sh
