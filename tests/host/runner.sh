@@ -11,21 +11,22 @@ step=$(series_steps | head -1)
 id=$(step_id "$step")
 [ -f "$OUT/step-$id/bzImage" ] && [ -f "$BUILD/initramfs.cpio.gz" ] ||
 	{ echo "run make initramfs first"; exit 1; }
-# the full run's record, which these runs replace: put back at the end
+# the full run's record, which these runs replace: put back at the end,
+# with its times (cp -p), so that make does not remake the docs from it
 results=$BUILD/results/step-$id.tsv
 console=$BUILD/logs/step-$id.console
 scratch=$(mktemp -d)
 saved=$scratch/saved.tsv
-[ -f "$results" ] && cp "$results" "$saved"
-[ -f "$console" ] && cp "$console" "$scratch/saved.console"
+[ -f "$results" ] && cp -p "$results" "$saved"
+[ -f "$console" ] && cp -p "$console" "$scratch/saved.console"
 # the inputs that run passed on (vm/run --reuse reads them): back with it
 record=$BUILD/results/step-$id.inputs
-[ -f "$record" ] && cp "$record" "$scratch/saved.inputs"
+[ -f "$record" ] && cp -p "$record" "$scratch/saved.inputs"
 restore() {
-	if [ -f "$saved" ]; then cp "$saved" "$results"; else rm -f "$results"; fi
-	if [ -f "$scratch/saved.inputs" ]; then cp "$scratch/saved.inputs" "$record"; else rm -f "$record"; fi
+	if [ -f "$saved" ]; then cp -p "$saved" "$results"; else rm -f "$results"; fi
+	if [ -f "$scratch/saved.inputs" ]; then cp -p "$scratch/saved.inputs" "$record"; else rm -f "$record"; fi
 	if [ -f "$scratch/saved.console" ]; then
-		cp "$scratch/saved.console" "$console"
+		cp -p "$scratch/saved.console" "$console"
 	else
 		rm -f "$console"
 	fi
