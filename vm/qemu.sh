@@ -1,9 +1,11 @@
-# vm/qemu.sh: one batch boot of a step's kernel in QEMU, from the launch
-# to the verdict.  POSIX sh, sourced by both runners:
+# vm/qemu.sh: a batch boot of a step's kernel in QEMU, from the launch to
+# the verdict, and boots side by side (vm_schedule, at the end).  POSIX
+# sh, sourced by both runners:
 #   vm/run            in the repository (make run, make check, make demo)
 #   ./bpftoken        in the workshop bundle, which ships this file beside
 #                     it; so it needs only QEMU and the tools of any Unix
-#                     (sh, awk, sed, tr, date, sleep, df)
+#                     (sh, awk, sed, tr, date, sleep, df, wc, and getconf
+#                     or nproc for the core count)
 #
 # The caller sets, before sourcing:
 #   VM_LIB        the folder holding this file and parse.awk
