@@ -57,8 +57,12 @@ alive() {
 	return 1
 }
 
+# make that has exited but not been reaped is a zombie: the guard ends
+# then too, or a caller reading make's output through a pipe it shares
+# with the guard (out=$(make ... 2>&1)) would wait for the guard while
+# make waits for that caller to reap it
 hits=0
-while kill -0 "$make_pid" 2>/dev/null; do
+while alive "$make_pid"; do
 	if stopping; then
 		hits=$((hits + 1))
 	else

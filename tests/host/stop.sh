@@ -99,7 +99,25 @@ lock_free_for_next() {
 	! strangers_hold_lock
 }
 
+# The guard ends with make, a make that has exited but is not yet reaped
+# too: a script reading make's output through a pipe the guard shares
+# (out=$(make ... 2>&1)) gets it as soon as make exits.
+piped_make() {
+	local pid
+	# the shell reading the pipe is make's parent, as in a script
+	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS sh -c \
+		'out=$(make -s -C "$1" build STEP=99 2>&1); echo "$out"' - "$TOP" >"$scratch/piped" &
+	pid=$!
+	if ! gone_within 10 "$pid"; then
+		echo "    still waiting after 10 s"
+		kill "$pid" 2>/dev/null	# make is reaped, and the guard ends
+		return 1
+	fi
+	grep -q "valid steps" "$scratch/piped"
+}
+
 check "no QEMU of this checkout runs before the test" [ "$(qemus)" = 0 ]
 stop TERM
 stop INT
+check "out=\$(make ... 2>&1) returns when make fails, with the guard beside it" piped_make
 done_testing
