@@ -28,6 +28,11 @@ endif
 endif
 endif
 
+# One recipe at a time: the kernel builds use every core themselves and
+# share the checkout's lock (build/.lock), and the VM runs are scheduled
+# by vm/qemu.sh, one per core.  make -j would only have them refuse
+# each other.
+.NOTPARALLEL:
 .DELETE_ON_ERROR:
 .PHONY: help deps tree check-step build build-all build-debug build-mainline demos demos-mainline initramfs \
 	initramfs-mainline run run-debug fuzz vm matrix demo check \
@@ -107,40 +112,87 @@ build:
 		$(MAKE) -s build-all; \
 	fi
 
-build-all:
-	@sh kernel/build.sh $(STEPS)
+# The kernels, the demos and the initramfs are files make keeps, each
+# made again when a file it is made from is newer.  A kernel's recipe,
+# kernel/build.sh, then compares what the step is built from byte for
+# byte (its stamp: commit, config, toolchain) and only touches a build
+# that is still current, so a checkout or a touch costs a second, not a
+# build.  What every kernel is made from: the scripts, the pinned base,
+# the config, and the toolchain (build/toolchain.id, rewritten only when
+# gcc, ld or pahole report another version).
+KERNEL_TARBALL ?= /usr/src/linux-source-6.1.tar.xz
+MAINLINE_TARBALL ?= /usr/src/linux-source-6.12.tar.xz
+TOOLCHAIN_ID := $(shell TOP='$(TOP)' sh -c '. kernel/lib.sh && toolchain_record' 2>/dev/null)
+KERNEL_IN := kernel/build.sh kernel/lib.sh kernel/tree.sh kernel/versions \
+	kernel/config/base.config build/toolchain.id
+# (missing only when toolchain_id could not read a version: it says why)
+build/toolchain.id:
+	@TOP='$(TOP)' sh -c '. kernel/lib.sh && toolchain_record'
+step_id = $(firstword $(subst -, ,$(1)))
+STAMP_OF = build/out/step-$(call step_id,$(1))/stamp
+STAMPS := $(foreach s,$(STEPS),$(call STAMP_OF,$(s)))
+LAST_STAMP := $(call STAMP_OF,$(LAST))
 
-# Each demo is compiled against the headers and libbpf of the step it
-# belongs to, and every demo runs on every step's kernel, so the demos
-# need every step built, whatever STEP names (make run STEP=00 too).
-demos: build-all
-	@for d in $(DEMOS); do \
-		id=$${d%%-*}; \
-		$(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/step-$$id \
-			OBJDIR=$(TOP)/build/demos/obj/step-$$id BINDIR=$(TOP)/build/demos \
-			DEMOS=$$d || exit 1; \
-	done
-	@id=$$(echo $(LAST) | cut -d- -f1); \
-	$(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/step-$$id \
-		OBJDIR=$(TOP)/build/demos/obj/step-$$id BINDIR=$(TOP)/build/demos \
-		DEMOS="$(SUITES) $(TOOLS)"
+# Each step is built on the one before it (the same object directory,
+# an incremental build), so its stamp depends on the previous step's and
+# on its own patch: an edit to step NN's patch redoes NN and the steps
+# after it.  Step 00 depends on what every kernel is made from.
+define step_rule
+$(call STAMP_OF,$(1)): $(if $(2),$(call STAMP_OF,$(2)),$(KERNEL_IN) steps/series $(wildcard $(KERNEL_TARBALL))) $(wildcard steps/$(1)/patch)
+	@sh kernel/build.sh $(1)
+endef
+$(foreach i,$(shell seq $(words $(STEPS))),$(eval $(call step_rule,$(word $(i),$(STEPS)),$(if $(filter-out 1,$(i)),$(word $(shell expr $(i) - 1),$(STEPS))))))
+build-all: $(STAMPS)
 
-initramfs: demos
-	@sh vm/mkinitramfs.sh $(addprefix build/demos/,$(DEMOS) $(SUITES) $(TOOLS))
+# Each demo against the headers and libbpf of the step it belongs to
+# (NN-slug.c: step NN); the suites and the VM tools against the last
+# step's.  userspace-demo/Makefile knows each object's own prerequisites.
+DEMO_IN := userspace-demo/Makefile userspace-demo/bpf-names.sh \
+	$(wildcard userspace-demo/lib/* userspace-demo/suites/*.h)
+DEMO_BINS := $(addprefix build/demos/,$(DEMOS))
+EXTRA_BINS := $(addprefix build/demos/,$(SUITES) $(TOOLS))
+EXTRA_SRC := $(wildcard userspace-demo/suites/*.c userspace-demo/tools/*.c)
+demo_make = $(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/$(1) \
+	OBJDIR=$(TOP)/build/demos/obj/$(1) BINDIR=$(TOP)/build/demos DEMOS="$(2)"
+
+.SECONDEXPANSION:
+$(DEMO_BINS): build/demos/%: userspace-demo/%.c $(DEMO_IN) $$(call STAMP_OF,$$*)
+	@$(call demo_make,step-$(call step_id,$*),$*)
+# One make for the suites and tools (they share the step's library
+# objects), which relinks what changed; its stamp marks them current.
+EXTRA_STAMP := build/demos/extras.stamp
+$(EXTRA_STAMP): $(EXTRA_SRC) $(DEMO_IN) $(LAST_STAMP)
+	@$(call demo_make,step-$(call step_id,$(LAST)),$(SUITES) $(TOOLS))
+	@touch $@
+demos: $(DEMO_BINS) $(EXTRA_STAMP)
+
+# The image holds busybox, vm/init, the demos and the newest step's
+# token selftest (built with that step's kernel).
+build/initramfs.cpio.gz: $(DEMO_BINS) $(EXTRA_STAMP) $(STAMPS) vm/init vm/mkinitramfs.sh $(wildcard /bin/busybox)
+	@sh vm/mkinitramfs.sh $(DEMO_BINS) $(EXTRA_BINS)
+initramfs: build/initramfs.cpio.gz
 
 # The mainline column: Debian's 6.12, upstream's merged BPF token.  Every
 # demo and suite is built again against its headers and libbpf, through
 # the compatibility layer in userspace-demo/lib/demo.h.
-build-mainline:
+MAINLINE_STAMP := build/out/mainline/stamp
+$(MAINLINE_STAMP): $(KERNEL_IN) kernel/config/mainline.config kernel/upstream-token.sh \
+		$(wildcard userspace-demo/upstream/* $(MAINLINE_TARBALL))
 	@sh kernel/build.sh --mainline
+build-mainline: $(MAINLINE_STAMP)
 
-demos-mainline: build-mainline
+MAINLINE_BINS := $(addprefix build/demos-mainline/,$(DEMOS) $(SUITES) $(TOOLS))
+MAINLINE_DEMO_STAMP := build/demos-mainline/stamp
+$(MAINLINE_DEMO_STAMP): $(addprefix userspace-demo/,$(addsuffix .c,$(DEMOS))) $(EXTRA_SRC) $(DEMO_IN) $(MAINLINE_STAMP)
 	@$(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/mainline MAINLINE=1 \
 		OBJDIR=$(TOP)/build/demos-mainline/obj BINDIR=$(TOP)/build/demos-mainline \
 		DEMOS="$(DEMOS) $(SUITES) $(TOOLS)"
+	@touch $@
+demos-mainline: $(MAINLINE_DEMO_STAMP)
 
-initramfs-mainline: demos-mainline
-	@sh vm/mkinitramfs.sh --mainline $(addprefix build/demos-mainline/,$(DEMOS) $(SUITES) $(TOOLS))
+build/initramfs-mainline.cpio.gz: $(MAINLINE_DEMO_STAMP) vm/init vm/mkinitramfs.sh $(wildcard /bin/busybox)
+	@sh vm/mkinitramfs.sh --mainline $(MAINLINE_BINS)
+initramfs-mainline: build/initramfs-mainline.cpio.gz
 
 # STEP=mainline boots the mainline kernel with its own initramfs
 VM_IMAGE = $(if $(filter mainline,$(STEP)),initramfs-mainline,initramfs)
@@ -157,8 +209,10 @@ vm: check-step
 	@$(MAKE) -s $(VM_IMAGE)
 	@DELEGATE="$(DELEGATE)" sh vm/run --shell "$(STEP)"
 
-build-debug: build-all
+DEBUG_STAMP := build/out/debug/stamp
+$(DEBUG_STAMP): $(LAST_STAMP) kernel/config/debug.config
 	@sh kernel/build.sh --debug
+build-debug: $(DEBUG_STAMP)
 
 run-debug: build-debug initramfs
 	@sh vm/run --debug $(CASES)
@@ -172,8 +226,22 @@ fuzz: build-debug initramfs
 	@FUZZ_SEED=$(FUZZ_SEED) FUZZ_COUNT=$(FUZZ_COUNT) FUZZ_SECONDS=$(FUZZ_SECONDS) \
 		VM_TIMEOUT=$$(($(FUZZ_SECONDS) * 2 + 600)) sh vm/run --debug fuzz
 
-matrix: initramfs initramfs-mainline
+# Every VM run of the matrix, made again when a kernel, an image or the
+# runner changed.  Each run is then booted only if its recorded inputs
+# (build/results/LABEL.inputs: the bytes of its kernel and image, QEMU,
+# the accelerator, the scripts) differ, and matrix.tsv is rewritten only
+# when a result did: build/report/matrix.done marks the pass.
+VM_IN := vm/run vm/qemu.sh vm/parse.awk vm/matrix.sh vm/matrix.awk
+build/report/matrix.done: $(STAMPS) $(MAINLINE_STAMP) build/initramfs.cpio.gz \
+		build/initramfs-mainline.cpio.gz $(VM_IN)
+	@rm -f $@
 	@sh vm/matrix.sh run
+	@touch $@
+
+matrix: initramfs initramfs-mainline
+	@rm -f build/report/matrix.done
+	@sh vm/matrix.sh run
+	@touch build/report/matrix.done
 
 # make demo boots every step, whatever an earlier run recorded: it is
 # the run a trainer shows
@@ -247,10 +315,7 @@ build/npm/stamp:
 # The workshop file: builds what it packs, brings the matrix up to date
 # (every run whose recorded inputs changed boots again, vm/run --reuse),
 # then the docs and the slides from it, then packs them.
-bundle: initramfs initramfs-mainline
-	@mkdir -p build/tmp
-	@sh vm/matrix.sh run >build/tmp/bundle-matrix.log 2>&1 || \
-		{ cat build/tmp/bundle-matrix.log; echo "error: the matrix has failing or missing cells (above); a bundle is made only from a build whose matrix passed"; exit 1; }
+bundle: build/report/matrix.done
 	@$(MAKE) -s docs slides
 	@sh vm/bundle.sh
 

@@ -102,6 +102,9 @@ if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] && [ -f "$dest/b
 	{ [ "$flavour" = debug ] || [ -f "$dest/libbpf/libbpf.a" ]; } &&
 	{ [ "$flavour" != mainline ] || [ -x "$dest/selftests/upstream_token" ]; }; then
 	info "$label: up to date (${commit%"${commit#????????????}"})"
+	# make asked because a file the build is made from is newer than
+	# the stamp (a checkout, a touch): the build is current, say so
+	touch "$dest/stamp"
 	exit 0
 fi
 [ -n "$flavour" ] || checkout_step_at "$id" "$commit"

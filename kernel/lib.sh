@@ -230,6 +230,18 @@ toolchain_id() {
 	echo "gcc $gcc; $ld; pahole $pahole"
 }
 
+# toolchain_record: build/toolchain.id, rewritten only when toolchain_id
+# says something else, so make rebuilds the kernels after a compiler
+# update and not otherwise (the top Makefile runs this as it starts)
+toolchain_record() {
+	local id
+	id=$(toolchain_id)
+	mkdir -p "$BUILD"
+	[ "$(cat "$BUILD/toolchain.id" 2>/dev/null)" = "$id" ] && return 0
+	printf '%s\n' "$id" >"$BUILD/toolchain.id.new"
+	mv "$BUILD/toolchain.id.new" "$BUILD/toolchain.id"
+}
+
 # kmake TREE OBJ [MAKE-ARGS...]: the kernel's make for TREE with its
 # objects in OBJ, through ccache, $JOBS (default: every core) at a time
 kmake() {

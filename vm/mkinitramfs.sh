@@ -74,8 +74,8 @@ list=$out.list	# one per flavour: make -j builds both at once
 # copy dated the same fixed epoch (SOURCE_DATE_EPOCH, default 0: not the
 # commit's date, or any commit, a NOTES edit too, would make a new image
 # and boot every VM again), and gzip from a pipe stores no name and no
-# time.  An unchanged image is not rewritten: make, the bundle and the VM
-# runs' input records (vm/run) see it is the same one.
+# time.  An unchanged image is not rewritten, only touched: the VM runs'
+# input records (vm/run) hash it and see it is the same one.
 epoch=${SOURCE_DATE_EPOCH:-0}
 stage=$out.stage
 rm -rf "$stage"
@@ -93,7 +93,9 @@ done <"$list" >"$stage/list"
 "$gen" -t "$epoch" "$stage/list" | gzip -1 >"$out.new"
 rm -rf "$stage"
 if cmp -s "$out.new" "$out"; then
+	# the same image: its bytes stay, and make learns it is current
 	rm -f "$out.new"
+	touch "$out"
 else
 	mv "$out.new" "$out"
 fi
