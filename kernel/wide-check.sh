@@ -39,12 +39,10 @@ if [ -f "$stamp" ] && [ "$(head -1 "$stamp")" = "$want" ]; then
 	exit 0
 fi
 rm -f "$stamp"
-checkout_step_at "$id" "$commit"
-kconfig_merge "$LINUX" "$WIDE" x86_64_defconfig "the wide config" "$frag"
-info "step-$id: preparing the wide build tree"
-kmake "$LINUX" "$WIDE" -s prepare >"$WIDE/prepare.log" 2>&1 ||
-	{ cat "$WIDE/prepare.log" >&2; die "make prepare failed for the wide config"; }
 
+# What to compile is read from the patch and the step's commit, before
+# anything is checked out: a step that changes no kernel C (a libbpf
+# step) costs no checkout and no make prepare.
 # (a) touched .c files
 touched=$(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$patch" | grep -v '^tools/' || true)
 # (b) functions whose declaration a header hunk removes (a line at column
@@ -53,7 +51,8 @@ symbols=$(awk '/^\+\+\+ b\// { hdr = ($0 ~ /\.h$/) } hdr && /^-[A-Za-z]/' "$patc
 	sed -n 's/^[^(]*[^A-Za-z0-9_(]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' | sort -u || true)
 users=
 for sym in $symbols; do
-	users="$users $(git -C "$LINUX" grep -lw "$sym" -- '*.c' ':!tools' || true)"
+	users="$users $(git -C "$LINUX" grep -lw "$sym" "$commit" -- '*.c' ':!tools' |
+		sed "s|^$commit:||" || true)"
 done
 files=$(printf '%s\n' $touched $users | sort -u)
 if [ -z "$files" ]; then
@@ -62,22 +61,40 @@ if [ -z "$files" ]; then
 	exit 0
 fi
 
-built=0 skipped=
+checkout_step_at "$id" "$commit"
+kconfig_merge "$LINUX" "$WIDE" x86_64_defconfig "the wide config" "$frag"
+info "step-$id: preparing the wide build tree"
+kmake "$LINUX" "$WIDE" -s prepare >"$WIDE/prepare.log" 2>&1 ||
+	{ cat "$WIDE/prepare.log" >&2; die "make prepare failed for the wide config"; }
+
+# the objects their directory's Makefile names at all
+objs= skipped=
 for f in $files; do
-	obj=${f%.c}.o
-	if ! grep -qw "$(basename "$obj")" "$LINUX/$(dirname "$f")/Makefile" 2>/dev/null; then
-		skipped="$skipped $f"
-		continue
-	fi
-	if kmake "$LINUX" "$WIDE" -s "$obj" >"$WIDE/obj.log" 2>&1; then
-		built=$((built + 1))
-	elif grep -q "No rule to make target" "$WIDE/obj.log"; then
-		skipped="$skipped $f"
+	if grep -qw "$(basename "${f%.c}.o")" "$LINUX/$(dirname "$f")/Makefile" 2>/dev/null; then
+		objs="$objs ${f%.c}.o"
 	else
-		cat "$WIDE/obj.log" >&2
-		die "step-$id: $obj does not compile under the wide config"
+		skipped="$skipped $f"
 	fi
 done
+# All of them in one make, on every core (one make per object costs
+# kbuild's start-up each time).  Only if that fails, one at a time: to
+# tell an object the wide config does not build from a compiler error.
+built=0
+# shellcheck disable=SC2086 # a list of objects
+if [ -n "$objs" ] && kmake "$LINUX" "$WIDE" -s $objs >"$WIDE/obj.log" 2>&1; then
+	built=$(echo $objs | wc -w)
+else
+	for obj in $objs; do
+		if kmake "$LINUX" "$WIDE" -s "$obj" >"$WIDE/obj.log" 2>&1; then
+			built=$((built + 1))
+		elif grep -q "No rule to make target" "$WIDE/obj.log"; then
+			skipped="$skipped ${obj%.o}.c"
+		else
+			cat "$WIDE/obj.log" >&2
+			die "step-$id: $obj does not compile under the wide config"
+		fi
+	done
+fi
 {
 	info "step-$id: $built object(s) compiled under the wide config${symbols:+ (changed: $(echo $symbols))}"
 	[ -z "$skipped" ] || echo "    not built by the wide config:$skipped"
