@@ -4,6 +4,7 @@
 #
 #   debroot_sources                    the apt source files this machine
 #                                      reads, one path a line
+#   debroot_prepare                    both tarballs below, made if missing
 #   debroot_tarball NAME [PACKAGE...]  path of build/debroot/NAME-HASH.tar,
 #                                      made with mmdebstrap
 #                                      --variant=minbase if missing (with
@@ -24,6 +25,21 @@
 # bookworm, bookworm-updates and bookworm-security), so a site behind its
 # own mirror or proxy makes its roots from there: the tree names no host.
 # DEBROOT_APT_ETC (default /etc/apt) is for the tests of this.
+
+# The roots the tests use, by name and the packages added to minbase:
+# the fresh machine (make, which reads the Makefile) and the workshop
+# laptop that has only QEMU (tests/bundle/qemu-only.sh).
+DEBROOT_FRESH="bookworm-make make"
+DEBROOT_QEMU_ONLY="qemu-only-busybox qemu-system-x86 busybox-static"
+
+# debroot_prepare: both roots' tarballs, made now if missing (make check
+# makes them in the background while the kernels compile: mmdebstrap
+# waits on the network and the disk more than on the CPU)
+debroot_prepare() {
+	# shellcheck disable=SC2086 # a name and package names
+	debroot_tarball $DEBROOT_FRESH >/dev/null &&
+		debroot_tarball $DEBROOT_QEMU_ONLY >/dev/null
+}
 
 # debroot_sources: the files apt reads for its sources that hold an
 # entry: sources.list and sources.list.d/*.list (one-line style),

@@ -41,7 +41,8 @@ exec 8>"$FRESH/$mode.lock"
 flock -n 8 || die "another make fresh ($mode) is running in $TOP; wait for it to finish"
 need_space 8000 "a fresh Debian root with a kernel tree and its builds"
 
-tarball=$(debroot_tarball bookworm-make make)
+# shellcheck disable=SC2086 # a name and package names
+tarball=$(debroot_tarball $DEBROOT_FRESH)
 
 info "fresh: unpacking ${tarball#"$TOP/"} into ${root#"$TOP/"}"
 debroot_unpack "$tarball" "$root"

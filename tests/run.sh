@@ -77,24 +77,60 @@ t() {
 	t_start=$(date +%s)
 	t_status=0
 	"$@" >"$TMP/test.out" 2>&1 || t_status=$?
-	t_took=$(($(date +%s) - t_start))
-	t_name=$name
-	[ "$t_took" -lt 10 ] || t_name="$name ($t_took s)"
-	case $t_status in
-	0) pass "$t_name" ;;
+	verdict "$name" "$t_status" $(($(date +%s) - t_start)) "$TMP/test.out"
+}
+
+# verdict NAME STATUS SECONDS OUTPUT: the KTAP line for a test that ended
+verdict() {
+	v_name=$1
+	[ "$3" -lt 10 ] || v_name="$1 ($3 s)"
+	case $2 in
+	0) pass "$v_name" ;;
 	# exit 4 and a last line "SKIP: reason" (skip_test in tests/host/lib.sh):
 	# a command that happens to fail with status 4 is still a failure
-	4) if tail -1 "$TMP/test.out" | grep -q '^SKIP: '; then
-		skip "$t_name" "$(tail -1 "$TMP/test.out" | sed 's/^SKIP: //')"
+	4) if tail -1 "$4" | grep -q '^SKIP: '; then
+		skip "$v_name" "$(tail -1 "$4" | sed 's/^SKIP: //')"
 	else
-		diag <"$TMP/test.out"
-		fail "$t_name" "$name"
+		diag <"$4"
+		fail "$v_name" "$1"
 	fi ;;
 	*)
-		diag <"$TMP/test.out"
-		fail "$t_name" "$name"
+		diag <"$4"
+		fail "$v_name" "$1"
 		;;
 	esac
+}
+
+# A test that waits on the network and the disk more than on the CPU
+# runs beside the others: bg_start NAME COMMAND... starts it in a session
+# of its own (so a stop ends all of it, bg_stop), bg_finish NAME waits
+# for it and gives its line.  Its time is its own, from start to end.
+BG_JOBS=
+bg_start() {
+	local name=$1 slug
+	shift
+	wanted "$name" || return 0
+	slug=$(echo "$name" | tr -c 'A-Za-z0-9\n' _)
+	setsid sh -c 'start=$(date +%s); rc=0; "$@" >"$0.out" 2>&1 || rc=$?
+		echo "$rc $(($(date +%s) - start))" >"$0.rc"' "$TMP/bg.$slug" "$@" </dev/null &
+	BG_JOBS="$BG_JOBS $!"
+	echo $! >"$TMP/bg.$slug.pid"
+}
+bg_finish() {
+	local name=$1 slug pid rc took
+	wanted "$name" || return 0
+	slug=$(echo "$name" | tr -c 'A-Za-z0-9\n' _)
+	pid=$(cat "$TMP/bg.$slug.pid")
+	wait "$pid" || true
+	BG_JOBS=$(echo " $BG_JOBS " | sed "s/ $pid / /")
+	read -r rc took <"$TMP/bg.$slug.rc" || { rc=1 took=0; }
+	verdict "$name" "$rc" "$took" "$TMP/bg.$slug.out"
+}
+bg_stop() {
+	local pid
+	for pid in $BG_JOBS; do
+		kill -TERM "-$pid" 2>/dev/null || true
+	done
 }
 
 # diag: lines of a test's output as KTAP diagnostics, indented
@@ -162,9 +198,12 @@ VM_LIB=$TOP/vm
 # A stop (INT or TERM to this process alone, as a CI timeout or `kill PID`
 # sends it, not only to its process group) stops the VM runs: vm_stop
 # sends each job TERM, which stops its vm/run, which stops its QEMU, and
-# the lock goes when the last of them has exited.
-trap 'vm_stop; trap - EXIT; exit 130' INT
-trap 'vm_stop; trap - EXIT; exit 143' TERM
+# the lock goes when the last of them has exited.  The jobs beside the
+# others (the Debian roots, the smoke) are stopped the same way.
+trap 'vm_stop; bg_stop' EXIT
+trap 'vm_stop; bg_stop; trap - EXIT; exit 130' INT
+trap 'vm_stop; bg_stop; trap - EXIT; exit 143' TERM
+trap 'vm_stop; bg_stop; trap - EXIT; exit 129' HUP
 
 vm_job() {
 	case $1 in
@@ -295,6 +334,7 @@ phase() {
 	[ -z "$1" ] || info "$1"
 }
 
+SMOKE="fresh/smoke (make deps in a clean root names every package)"
 mkdir -p "$BUILD"
 take_lock
 # every scratch file of the run and of the tests it runs: one place,
@@ -326,6 +366,9 @@ vm)
 	phase ""
 	;;
 all)
+	# the Debian roots of the smoke and the bundle's qemu-only test,
+	# made while the kernels compile
+	[ "$(id -u)" != 0 ] || bg_start "build/debian-roots" sh -c '. "$1/kernel/lib.sh" && . "$1/tests/debroot.sh" && debroot_prepare' - "$TOP"
 	phase "building every step, its demos and the initramfs" "builds"
 	if make -s -C "$TOP" initramfs; then
 		pass "build/all-steps"
@@ -340,16 +383,21 @@ all)
 		t "series/applies-on-pristine" sh "$TOP/kernel/series.sh"
 		phase "QEMU, one VM per core: the debug kernel (KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer) beside the demo matrix" "VM runs"
 		vm_all
+		# The smoke in a minimal Debian 12 root (make deps, step 00 and
+		# its demo, docs, slides) spends its first minutes in apt: it
+		# runs beside the host and bundle tests
+		[ "$(id -u)" != 0 ] || bg_finish "build/debian-roots"
+		bg_start "$SMOKE" sh "$TOP/tests/fresh.sh" smoke
 		# after the matrix: the docs, the slides and the answer key
 		# show what was just measured
-		phase "host tests" "host tests"
+		phase "host tests (the fresh smoke beside them)" "host tests"
 		host_tests
 		phase "the workshop bundle: reproducible, run with only QEMU installed" "bundle"
 		bundle_tests
 		phase "suites run" "suites"
 		suite_counts
-		phase "a minimal Debian 12 root: make deps, step 00 and its demo, docs, slides" "fresh smoke"
-		t "fresh/smoke (make deps in a clean root names every package)" sh "$TOP/tests/fresh.sh" smoke
+		phase "the rest of the fresh smoke in a minimal Debian 12 root" "fresh smoke (rest)"
+		bg_finish "$SMOKE"
 		phase ""
 	else
 		fail "build/all-steps"
@@ -359,4 +407,5 @@ all)
 	die "usage: tests/run.sh all|host|vm"
 	;;
 esac
+bg_stop	# a job left running (the builds failed before the smoke began)
 finish

@@ -31,7 +31,8 @@ name=$(basename "$tarball" .tar.gz)
 
 root=$BUILD/debroot/qemu-only.root
 trap 'rm -rf "$root"' EXIT
-debroot_unpack "$(debroot_tarball qemu-only-busybox qemu-system-x86 busybox-static)" "$root"
+# shellcheck disable=SC2086 # a name and package names
+debroot_unpack "$(debroot_tarball $DEBROOT_QEMU_ONLY)" "$root"
 mkdir -p "$root/home/learner"
 cp "$tarball" "$root/home/learner/"
 out=$root/home/learner/out
