@@ -238,10 +238,10 @@ build/report/matrix.done: $(STAMPS) $(MAINLINE_STAMP) build/initramfs.cpio.gz \
 	@sh vm/matrix.sh run
 	@touch $@
 
-matrix: initramfs initramfs-mainline
+# make matrix always runs the matrix (still booting only what changed)
+matrix:
 	@rm -f build/report/matrix.done
-	@sh vm/matrix.sh run
-	@touch build/report/matrix.done
+	@$(MAKE) -s build/report/matrix.done
 
 # make demo boots every step, whatever an earlier run recorded: it is
 # the run a trainer shows
