@@ -13,9 +13,11 @@ last=$(printf '%s\n' "$steps" | tail -1)
 here=$(git_linux symbolic-ref --short HEAD)
 patch=$TOP/steps/$target/patch
 saved=$(mktemp)
-cp "$patch" "$saved"
+# with its mtime too: a patch newer than its step's stamp has make ask
+# kernel/build.sh again about that step and every later one
+cp -p "$patch" "$saved"
 restore() {
-	cp "$saved" "$patch"
+	cp -p "$saved" "$patch"
 	rm -f "$saved"
 	git_linux checkout -q -- . 2>/dev/null || true
 	sh "$TOP/kernel/tree.sh" apply >/dev/null
