@@ -106,6 +106,10 @@ debroot_run() {
 	fi
 	# Inside the new namespaces: mount what a booted system has, bind
 	# what the caller shares, then become the root's own init-less shell.
+	# unshare --fork ignores INT and TERM while it waits, so a stop of the
+	# caller (kill PID) would leave the root running: it runs in the
+	# background, and a stop sends it KILL, which --kill-child passes to
+	# the namespace's first process, and the kernel to every other one.
 	unshare --mount --pid --fork --propagation private --kill-child \
 		env DEBROOT_DIR="$dir" DEBROOT_BINDS="$binds" DEBROOT_CMD="$1" sh -c '
 		set -e
@@ -119,5 +123,13 @@ debroot_run() {
 		done
 		exec chroot "$d" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-			/bin/sh -c "$DEBROOT_CMD"'
+			/bin/sh -c "$DEBROOT_CMD"' &
+	debroot_pid=$!
+	trap 'kill -KILL $debroot_pid 2>/dev/null; exit 130' INT
+	trap 'kill -KILL $debroot_pid 2>/dev/null; exit 143' TERM
+	trap 'kill -KILL $debroot_pid 2>/dev/null; exit 129' HUP
+	debroot_status=0
+	wait "$debroot_pid" || debroot_status=$?
+	trap - INT TERM HUP
+	return "$debroot_status"
 }
