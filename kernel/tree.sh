@@ -20,6 +20,9 @@
 #   KERNEL_DEB=FILE      ... extracted from this linux-source-6.1 .deb
 #   BPFTOK_OBJECTS=DIR   borrow git objects from DIR (build/linux's)
 #   BPFTOK_PATCHES=DIR   DIR/STEP.patch replaces steps/STEP/patch (a port)
+#   BPFTOK_SEED=DIR      take the pristine commit from DIR, another
+#                        checkout's build/linux, instead of extracting
+#                        the tarball again (make check's fresh smoke)
 #   BPFTOK_3WAY=abort|stop  a patch that does not apply is retried with
 #                        git am -3; a conflict then aborts (compat) or
 #                        stops with the merge left for the user (port)
@@ -50,6 +53,11 @@ extract_as_git() {
 	tmp=$dest.tmp
 	rm -rf "$tmp"
 	need_space 3000 "extracting $(basename "$tarball") and its git history"
+	if [ -n "${BPFTOK_SEED:-}" ]; then
+		seed_pristine "$BPFTOK_SEED" "$tmp" "$branch" "$package" "$version"
+		mv "$tmp" "$dest"
+		return 0
+	fi
 	mkdir -p "$tmp"
 	if [ -n "${KERNEL_DEB:-}" ]; then
 		info "extracting $(basename "$tarball") from $(basename "$KERNEL_DEB") into ${dest#"$TOP/"} (about a minute)"
@@ -64,16 +72,37 @@ extract_as_git() {
 	# a compat or port tree borrows build/linux's objects, where git am -3
 	# finds the blobs the steps' patches were made against
 	[ -z "${BPFTOK_OBJECTS:-}" ] || echo "$BPFTOK_OBJECTS" >"$tmp/.git/objects/info/alternates"
-	git -C "$tmp" config user.name "bpf-token steps"
-	git -C "$tmp" config user.email "bpf-token-steps@localhost"
-	git -C "$tmp" config feature.manyFiles true
-	git -C "$tmp" config gc.auto 0
-	git -C "$tmp" config core.abbrev 12
+	git_setup "$tmp"
 	# -f: commit the tarball exactly, including files a .gitignore names
 	git -C "$tmp" add -A -f .
 	git -C "$tmp" commit -q -m "Debian $package $version (pristine)" -m "$what"
 	git -C "$tmp" tag pristine
 	mv "$tmp" "$dest"
+}
+
+# git_setup DIR: what the steps' commits need in a tree's repository
+git_setup() {
+	git -C "$1" config user.name "bpf-token steps"
+	git -C "$1" config user.email "bpf-token-steps@localhost"
+	git -C "$1" config feature.manyFiles true
+	git -C "$1" config gc.auto 0
+	git -C "$1" config core.abbrev 12
+}
+
+# seed_pristine SEED DEST BRANCH PACKAGE VERSION: DEST as a clone of the
+# pristine commit of SEED (another build/linux, read-only to us) that
+# borrows SEED's objects, instead of unpacking and hashing the tarball
+# again.  SEED must have been extracted from the same VERSION.
+seed_pristine() {
+	local seed=$1 tmp=$2 branch=$3 package=$4 version=$5 got
+	got=$(extracted_version "$seed")
+	[ "$got" = "$version" ] ||
+		die "BPFTOK_SEED=$seed was extracted from $package ${got:-of an unknown version}, not $version"
+	info "cloning the pristine tree as $branch from $seed (Debian $version)"
+	git clone -q --shared --no-checkout "$seed" "$tmp"
+	git -C "$tmp" remote remove origin
+	git_setup "$tmp"
+	git -C "$tmp" checkout -q -b "$branch" pristine
 }
 
 # check_tarball TARBALL PACKAGE: the tarball must be the one dpkg

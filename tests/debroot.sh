@@ -11,11 +11,12 @@
 #                                      PACKAGEs added); HASH is that of the
 #                                      sources and the package names
 #   debroot_unpack TARBALL DIR         DIR emptied and filled from TARBALL
-#   debroot_run DIR [--bind HOST:GUEST]... COMMAND
+#   debroot_run DIR [--bind HOST:GUEST[:ro]]... COMMAND
 #                                      COMMAND (a sh -c string) as root in
 #                                      DIR, with /proc, /sys and /dev, a
 #                                      clean environment, the host's DNS and
-#                                      local CA certificates
+#                                      local CA certificates; a bind ending
+#                                      in :ro is mounted read-only
 #
 # debroot_run uses a private mount and PID namespace: when COMMAND ends,
 # or the caller is killed, every mount and every process started inside
@@ -118,8 +119,11 @@ debroot_run() {
 		mount --rbind /sys "$d/sys"
 		mount --rbind /dev "$d/dev"
 		for b in $DEBROOT_BINDS; do
-			mkdir -p "$d${b#*:}"
-			mount --bind "${b%%:*}" "$d${b#*:}"
+			guest=${b#*:}
+			guest=${guest%:ro}
+			mkdir -p "$d$guest"
+			mount --bind "${b%%:*}" "$d$guest"
+			[ "$b" = "${b%:ro}" ] || mount -o remount,bind,ro "$d$guest"
 		done
 		exec chroot "$d" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
