@@ -19,8 +19,12 @@ set -eu
 . "$(dirname "$0")/../kernel/lib.sh"
 
 command -v pandoc >/dev/null || die "pandoc not found; run 'make deps'"
-SRC=$BUILD/docs/src
-DEST=$BUILD/docs
+# Made in build/docs.new and moved into place whole at the end: a run
+# stopped halfway leaves no build/docs/index.html (the file make keeps)
+# newer than its sources with half the pages missing beside it.
+DOCS=$BUILD/docs
+DEST=$DOCS.new
+SRC=$DEST/src
 rm -rf "$DEST"
 mkdir -p "$SRC"
 # the measured matrix, one row per case and step (vm/matrix.sh)
@@ -465,4 +469,6 @@ for md in "$SRC"/*.md; do
 		${title:+--metadata title="$title"} -o "$DEST/$name.html" "$md"
 done
 cp "$TOP/docs/style.css" "$DEST/"
-info "docs: $(ls "$DEST"/*.html | wc -l) pages in build/docs/ (open build/docs/index.html)"
+rm -rf "$DOCS"
+mv "$DEST" "$DOCS"
+info "docs: $(ls "$DOCS"/*.html | wc -l) pages in build/docs/ (open build/docs/index.html)"
