@@ -14,8 +14,9 @@
 # Nothing on the host is installed or changed: the root lives in
 # build/fresh/root-MODE and is entered in private namespaces (tests/debroot.sh).
 # Its tarball is cached in build/debroot/; the .debs it downloads in
-# build/fresh/apt-MODE (seeded from this machine's apt cache); the host's ccache is shared by a bind mount unless
-# FRESH_CCACHE=0 (compiler output does not depend on installed packages).
+# build/fresh/apt-MODE (seeded from this machine's apt cache); the
+# host's ccache is shared by a bind mount unless FRESH_CCACHE=0
+# (compiler output does not depend on installed packages).
 # The whole log is build/fresh/MODE.log; FRESH_KEEP=1 keeps the root
 # (build/fresh/root-MODE).
 set -eu
@@ -37,16 +38,16 @@ root=$FRESH/root-$mode
 log=$FRESH/$mode.log
 apt=$FRESH/apt-$mode
 mkdir -p "$apt"
+# its own lock, not the checkout's: the root shares nothing with build/
+# but ccache, so make fresh may run beside make check, not beside itself
+exec 8>"$FRESH/$mode.lock"
+flock -n 8 || die "another make fresh ($mode) is running in $TOP; wait for it to finish"
 # The .debs this machine's apt has kept (the host's make deps fetched
 # the same packages) seed the root's cache as hard links, where one file
 # system holds both: apt checks each against its index's SHA256 before
 # using it and fetches what is missing or differs, and it replaces a
 # file rather than writing into it, so the host's copies stay as they are.
 cp -l -n /var/cache/apt/archives/*.deb "$apt/" 2>/dev/null || true
-# its own lock, not the checkout's: the root shares nothing with build/
-# but ccache, so make fresh may run beside make check, not beside itself
-exec 8>"$FRESH/$mode.lock"
-flock -n 8 || die "another make fresh ($mode) is running in $TOP; wait for it to finish"
 need_space 8000 "a fresh Debian root with a kernel tree and its builds"
 
 # shellcheck disable=SC2086 # a name and package names
