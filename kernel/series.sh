@@ -32,9 +32,10 @@ awk -v n="$n" -v summary="$summary" '
 		print "The BPF token series (v6, bpf-next, autumn 2023) reimplemented on"
 		print "Debian 12'"'"'s linux-source-6.1, as " n " patches: three prerequisite"
 		print "backports from Linux 6.5 that the series'"'"' base already had, then the"
-		print "series'"'"' own thirteen.  Each patch builds and boots; the project that"
-		print "made them annotates every hunk and shows what each one changes in a"
-		print "VM.  Apply with git am on the pristine tree."
+		print "series'"'"' own thirteen, then an epilogue of the changes review made"
+		print "before the token merged in Linux 6.9.  Each patch builds and boots;"
+		print "the project that made them annotates every hunk and shows what each"
+		print "one changes in a VM.  Apply with git am on the pristine tree."
 		print ""
 		print summary
 		next

@@ -68,6 +68,13 @@ static bool expected_result(const struct demo_expect *expect, const char *step,
 	return found;
 }
 
+bool demo_step_since(const char *since)
+{
+	const char *step = getenv("BPFTOK_STEP");
+
+	return step && strcmp(since, step) <= 0;
+}
+
 /* A result crosses a process boundary as the exit status: 0 or errno. */
 void demo_exit_result(int result)
 {

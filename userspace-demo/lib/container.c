@@ -5,8 +5,8 @@
  *
  *   child (new userns + mountns)          parent (init userns, root)
  *   fs_fd = fsopen("bpf")
- *   [v6: fsconfig(fs_fd, "delegate_*")]
- *   send fs_fd  ------------------------> [mainline: fsconfig("delegate_*")]
+ *   [02-13: fsconfig(fs_fd, "delegate_*")]
+ *   send fs_fd  ------------------------> [14 on: fsconfig("delegate_*")]
  *                                         fsconfig(FSCONFIG_CMD_CREATE)
  *                                         mnt_fd = fsmount(fs_fd)
  *   recv mnt_fd <------------------------ send mnt_fd (or the errno)
@@ -213,6 +213,17 @@ int demo_fsconfig_options(int fs_fd, const struct demo_fsopt *opts, const char *
 	return 0;
 }
 
+/*
+ * Who sets the delegation options: the container as in v6's selftest,
+ * or, on the kernels where only the init namespace may (step 14 on,
+ * mainline: kernel/bpf/inode.c, bpf_parse_param()), the parent.  Asked
+ * of the running step, since a demo built for one step runs on all.
+ */
+static bool parent_sets_options(void)
+{
+	return demo_step_since("14");
+}
+
 static int container_child(int sock, const struct demo_fsopt *opts,
 			   demo_userns_fn fn, void *arg)
 {
@@ -230,7 +241,7 @@ static int container_child(int sock, const struct demo_fsopt *opts,
 		demo_send_fd(sock, -1, fs_fd);
 		return fs_fd;
 	}
-	if (!DEMO_MAINLINE) {
+	if (!parent_sets_options()) {
 		err = demo_fsconfig_options(fs_fd, opts, "container");
 		if (err) {
 			demo_send_fd(sock, -1, err);
@@ -253,9 +264,9 @@ static int container_child(int sock, const struct demo_fsopt *opts,
 
 /*
  * Create and mount the child's BPF FS context; answer with mnt fd or
- * errno.  Upstream's final design lets only init-namespace CAP_SYS_ADMIN
- * set delegate_* options, so built for it (DEMO_MAINLINE) the parent sets
- * them here; v6 has the child set them before it sends the context.
+ * errno.  From step 14 on, and on mainline, only init-namespace
+ * CAP_SYS_ADMIN may set delegate_* options, so the parent sets them
+ * here; v6 has the child set them before it sends the context.
  */
 static void privileged_parent(int sock, const struct demo_fsopt *opts)
 {
@@ -264,7 +275,7 @@ static void privileged_parent(int sock, const struct demo_fsopt *opts)
 	err = demo_recv_fd(sock, &fs_fd);
 	if (err || fs_fd < 0)
 		return;		/* the child failed first and reports it */
-	err = DEMO_MAINLINE ? demo_fsconfig_options(fs_fd, opts, "parent") : 0;
+	err = parent_sets_options() ? demo_fsconfig_options(fs_fd, opts, "parent") : 0;
 	if (err) {
 		demo_send_fd(sock, -1, err);
 		close(fs_fd);

@@ -32,8 +32,6 @@
  * upstream's final headers (Debian's 6.12: the matrix's mainline column)
  * they go through this thin layer instead of copies of themselves:
  *
- *   - the privileged parent, not the container, sets delegate_* options
- *     (mainline: only init-namespace CAP_SYS_ADMIN may; kernel/bpf/inode.c)
  *   - demo_token_create() turns v6's (fd, pathname) into the one open
  *     BPF FS fd mainline takes (token_create.bpffs_fd)
  *   - DEMO_SET_TOKEN() also sets BPF_F_TOKEN_FD, without which mainline
@@ -43,6 +41,10 @@
  * DEMO_MAINLINE=1): the UAPI has no macro to test, BPF_F_TOKEN_FD is an
  * enum constant.  The Makefile refuses a MAINLINE that does not match
  * the headers in STEPDIR, so the two cannot be mixed up silently.
+ *
+ * What changed in the kernel but not in the UAPI is decided at run time
+ * instead, from the running step (demo_step_since()): who sets the
+ * delegate_* options in the container flow (lib/container.c).
  */
 #ifndef DEMO_MAINLINE
 #define DEMO_MAINLINE 0
@@ -112,6 +114,13 @@ int demo_main(int argc, char **argv, const struct demo_case *cases, int n_cases)
 /* Carry a 0/-errno result out of a forked process, and back in. */
 void demo_exit_result(int result) __attribute__((noreturn));
 int demo_wait_result(int pid);
+
+/*
+ * Whether the running kernel ($BPFTOK_STEP) is step `since` or a later
+ * one, by the same order as EXPECT(): for the library's few choices
+ * that follow the kernel rather than the headers a demo was built with.
+ */
+bool demo_step_since(const char *since);
 
 /* "ok" for 0, "EPERM" for -EPERM, ... */
 const char *demo_result_name(int result);
