@@ -153,7 +153,7 @@ static const struct demo_case cases[] = {
 	{ "flow.container_bpffs_mount", container_bpffs_mount,
 	  EXPECT({ "00", -EPERM }, { "02", 0 }) },
 	{ "flow.init_ns_bpffs_mount", init_ns_bpffs_mount, EXPECT({ "00", 0 }) },
-	{ "token.create_cmd", token_create_cmd, EXPECT({ "00", -EINVAL }, { "03", 0 }, { "mainline", -EOPNOTSUPP }) },
+	{ "token.create_cmd", token_create_cmd, EXPECT({ "00", -EINVAL }, { "03", 0 }, { "15", -EOPNOTSUPP }) },
 	{ "map.token_fd_field", map_create_with_token_field,
 	  EXPECT({ "00", -EINVAL }, { "mainline", 0 }) },
 	{ "map.create_in_userns", map_create_in_userns, EXPECT({ "00", -EPERM }) },

@@ -230,9 +230,9 @@ static const struct demo_case cases[] = {
 	{ "token.no_delegation", token_no_delegation,
 	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", 0 }, { "mainline", -ENOENT }) },
 	{ "token.init_ns_root", token_init_ns_root,
-	  EXPECT(UNKNOWN_BEFORE_03, { "03", 0 }, { "mainline", -EOPNOTSUPP }) },
+	  EXPECT(UNKNOWN_BEFORE_03, { "03", 0 }, { "15", -EOPNOTSUPP }) },
 	{ "token.fd_properties", token_fd_properties,
-	  EXPECT(UNKNOWN_BEFORE_03, { "03", 0 }, { "mainline", -EOPNOTSUPP }) },
+	  EXPECT(UNKNOWN_BEFORE_03, { "03", 0 }, { "15", -EOPNOTSUPP }) },
 	{ "token.nonzero_flags", token_nonzero_flags, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.subdirectory", token_subdirectory, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.pinned_map", token_pinned_map,
@@ -242,7 +242,7 @@ static const struct demo_case cases[] = {
 	{ "token.procfs_root", token_procfs_root, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.regular_file", token_regular_file, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.closed_fd", token_closed_fd, EXPECT(UNKNOWN_BEFORE_03, { "03", -EBADF }) },
-	{ "token.pin", token_pin, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }, { "mainline", -EOPNOTSUPP }) },
+	{ "token.pin", token_pin, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }, { "15", -EOPNOTSUPP }) },
 };
 
 int main(int argc, char **argv)

@@ -87,7 +87,7 @@ static const struct demo_case cases[] = {
 	{ "libbpf.token_in_container", token_in_container,
 	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", 0 }) },
 	{ "libbpf.token_init_ns", token_init_ns,
-	  EXPECT({ "00", -EINVAL }, { "03", 0 }, { "mainline", -EOPNOTSUPP }) },
+	  EXPECT({ "00", -EINVAL }, { "03", 0 }, { "15", -EOPNOTSUPP }) },
 	{ "libbpf.token_flags", token_flags, EXPECT({ "00", -EINVAL }) },
 	{ "libbpf.token_opts_from_the_future", token_opts_from_the_future,
 	  EXPECT({ "00", -EINVAL }) },
