@@ -3,10 +3,10 @@
  * A small, bounded, reproducible fuzzer for the two interfaces the series
  * adds, meant for the debug kernel (KASAN, kmemleak, lockdep watch it).
  *
- *   fuzz.delegate_options  random delegate_* strings on a BPF FS; every
- *                          accepted mount's token must show, in fdinfo,
- *                          exactly the OR of the values a model of the
- *                          parser accepted.
+ *   fuzz.delegate_options  random delegate_* strings on a container's BPF
+ *                          FS; every accepted mount's token must show, in
+ *                          fdinfo, exactly the OR of the values a model of
+ *                          the parser accepted.
  *   fuzz.token_attrs       bpf() with random token fds and random bytes
  *                          in an otherwise valid attr; every answer must
  *                          be one of the errors such input may earn, or
@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -219,17 +220,50 @@ static int raw_fsconfig_string(int fs_fd, const char *key, const char *value)
 	return syscall(SYS_fsconfig, fs_fd, FSCONFIG_SET_STRING, key, value, 0) ? -errno : 0;
 }
 
-static int options_iteration(unsigned long long *rng, long i)
+/*
+ * The container's half of an iteration.  From step 15 on only a task in
+ * the BPF FS's own user namespace makes a token of it, so on every step
+ * the BPF FS comes from a context opened in a new user namespace, and the
+ * token is made there: open the context and hand it over, take the mount
+ * back, hand back a token (or the errno).
+ */
+static int token_maker(int sock)
+{
+	int fs_fd, mnt_fd, token_fd, err;
+
+	if (demo_enter_container())
+		return demo_send_fd(sock, -1, -DEMO_SETUP_FAILED);
+	fs_fd = demo_fsopen("bpf");
+	err = demo_send_fd(sock, fs_fd, fs_fd < 0 ? fs_fd : 0);
+	if (fs_fd < 0)
+		return fs_fd;
+	close(fs_fd);
+	if (err || demo_recv_fd(sock, &mnt_fd) || mnt_fd < 0)
+		return 0;	/* our parent stopped first and reports why */
+	token_fd = demo_token_create(mnt_fd, "", 0);
+	close(mnt_fd);
+	err = demo_send_fd(sock, token_fd, token_fd < 0 ? token_fd : 0);
+	if (token_fd >= 0)
+		close(token_fd);
+	return err;
+}
+
+/*
+ * Our half: 1-4 random options on the container's context, each answer
+ * checked against the model; then create and mount it, and check the
+ * token that comes back.  A BPF FS whose masks all came out zero gives
+ * no token from step 16 on (ENOENT).
+ */
+static int configure_and_check(int sock, unsigned long long *rng)
 {
 	unsigned long long masks[4] = { 0 }, mask;
 	unsigned int n = 1 + below(rng, 4);
-	int fs_fd, mnt_fd, token_fd, err;
+	int fs_fd, mnt_fd, token_fd, want, err;
 	char value[64];
 
-	(void)i;
-	fs_fd = demo_fsopen("bpf");
-	if (fs_fd < 0)
-		return -DEMO_SETUP_FAILED;
+	err = demo_recv_fd(sock, &fs_fd);
+	if (err)
+		return err;
 	for (unsigned int o = 0; o < n; o++) {
 		unsigned int k = below(rng, 4);
 		bool accepts;
@@ -251,19 +285,51 @@ static int options_iteration(unsigned long long *rng, long i)
 	close(fs_fd);
 	if (mnt_fd < 0)
 		return mnt_fd;
-	token_fd = demo_token_create(mnt_fd, "", 0);
+	err = demo_send_fd(sock, mnt_fd, 0);
 	close(mnt_fd);
-	if (token_fd < 0)
-		return token_fd;
-	err = check_token(token_fd, masks);
-	close(token_fd);
+	if (err)
+		return err;
+	err = demo_recv_fd(sock, &token_fd);
+	want = !(masks[0] | masks[1] | masks[2] | masks[3]) && demo_step_since("16") ? -ENOENT : 0;
+	if (err != want) {
+		demo_note("token: got %s, want %s", demo_result_name(err), demo_result_name(want));
+		err = -DEMO_CHECK_FAILED;
+	} else {
+		err = token_fd >= 0 ? check_token(token_fd, masks) : 0;
+	}
+	if (token_fd >= 0)
+		close(token_fd);
 	return err;
+}
+
+static int options_iteration(unsigned long long *rng, long i)
+{
+	int sv[2], err, child_err;
+	pid_t pid;
+
+	(void)i;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -DEMO_SETUP_FAILED;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -DEMO_SETUP_FAILED;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		demo_exit_result(token_maker(sv[1]));
+	}
+	close(sv[1]);
+	err = configure_and_check(sv[0], rng);
+	close(sv[0]);	/* a child still waiting for us gives up */
+	child_err = demo_wait_result(pid);
+	return err ? err : child_err;
 }
 
 static int delegate_options(void)
 {
-	if (demo_enter_mountns())
-		return -DEMO_SETUP_FAILED;
 	return fuzz_loop(options_iteration, "fuzz.delegate_options");
 }
 
