@@ -33,6 +33,14 @@ series_steps() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES"
 }
 
+# The epilogue's steps, after the "# epilogue" line of steps/series: the
+# changes review made before the token merged in Linux 6.9.
+epilogue_steps() {
+	[ -f "$SERIES" ] || die "missing $SERIES"
+	sed -n '/^# epilogue$/,$p' "$SERIES" |
+		sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d'
+}
+
 check_series() {
 	local first=1 s
 	for s in $(series_steps); do

@@ -164,6 +164,23 @@ step_slides() {
 	fi
 }
 
+# The epilogue's opening slide: the timeline of docs/history.md, its
+# "when" and "what" columns, with the sources as presenter notes.
+epilogue_opening() {
+	echo
+	echo "# The epilogue: from v6 to Linux 6.9 {#epilogue}"
+	echo
+	echo "v6 never merged.  Each step from here makes one change review made, on the same 6.1 tree."
+	echo
+	section "$TOP/docs/history.md" "## Timeline" |
+		awk -F' *[|] *' '/^[|] [^:]/ && $2 != "when" { printf "- **%s**: %s\n", $2, $3 }'
+	{
+		echo "Sources, row by row: docs/history.md (the site's history page)."
+		echo "Why the revert: fd 0 is a valid fd, so a token fd field where 0 means"
+		echo "\"no token\" could not stay; what merged is BPF_F_TOKEN_FD."
+	} | notes
+}
+
 # Appendix: one slide per change that docs/mainline.md describes, with
 # what step 13 and mainline answer for each case the section names.
 mainline_appendix() {
@@ -214,7 +231,9 @@ mainline_appendix() {
 		# the agenda table of docs/workshop.md, as it is
 		awk '/^## Agenda/ { on = 1; next } on && /^## / { exit } on && /^\|/' "$TOP/docs/workshop.md"
 	fi
+	first_epilogue=$(epilogue_steps | head -1)
 	for s in $(series_steps); do
+		[ "$s" = "$first_epilogue" ] && epilogue_opening
 		step_slides "$s"
 	done
 	mainline_appendix

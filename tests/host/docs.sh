@@ -75,6 +75,23 @@ for h in "UAPI" "Token creation" "Delegation options" "Token use"; do
 done
 check "the mainline page is built and linked" \
 	grep -q 'href="mainline.html"' "$BUILD/docs/index.html"
+# The history page: every epilogue step names the upstream commit it
+# reproduces (its "Upstream" row), and docs/history.md maps that commit
+# to the step; the v6 steps 02-08 end with a box that links the page.
+check "steps/series marks an epilogue" [ -n "$(epilogue_steps)" ]
+for s in $(epilogue_steps); do
+	id=$(step_id "$s")
+	commit=$(sed -n 's/^| Upstream | .*\([0-9a-f]\{12\}\) ".*/\1/p' "$TOP/steps/$s/NOTES.md" | head -1)
+	check "steps/$s/NOTES.md names its upstream commit${commit:+ ($commit)}" [ -n "$commit" ]
+	check "docs/history.md maps ${commit:-it} to step $id" \
+		grep -q "^| .*${commit:-none}.* | step $id |\$" "$TOP/docs/history.md"
+done
+for id in 02 03 04 05 06 07 08; do
+	check "step $id's page ends with what review changed, linking the history" \
+		sh -c "awk '/<h2[^>]*>What review changed/ { on = 1 } on' '$BUILD/docs/step-$id.html' | grep -q 'href=\"history.html\"'"
+done
+check "the history page is built and linked" \
+	grep -q 'href="history.html"' "$BUILD/docs/index.html"
 # The answer key: docs/learner.awk drops a "## Answer" section (up to the
 # next "#"/"##" heading outside code) and nothing else...
 fixture=$(printf '# T\n\n## Exercise\n\nQ?\n\n## Answer\n\nsecret\n\n```\n## inside code\n```\n\n### sub\n\n- check: a:b @ 04 = ok\n\n## Try it\n\n```\n## Answer\n```\n')
