@@ -48,8 +48,9 @@ static int token_in_container(void)
 
 /*
  * A BPF FS that delegates nothing.  v6 hands out a token that allows
- * nothing; upstream refuses to make one (ENOENT), so a container
- * manager's mistake shows up at token creation, not at first use.
+ * nothing; upstream refuses to make one (ENOENT, step 16), so a
+ * container manager's mistake shows up at token creation, not at first
+ * use.
  */
 static int create_token_only(int mnt_fd, void *arg)
 {
@@ -228,7 +229,7 @@ static const struct demo_case cases[] = {
 	{ "token.in_container", token_in_container,
 	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", 0 }) },
 	{ "token.no_delegation", token_no_delegation,
-	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", 0 }, { "mainline", -ENOENT }) },
+	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", 0 }, { "16", -ENOENT }) },
 	{ "token.init_ns_root", token_init_ns_root,
 	  EXPECT(UNKNOWN_BEFORE_03, { "03", 0 }, { "15", -EOPNOTSUPP }) },
 	{ "token.fd_properties", token_fd_properties,
