@@ -300,27 +300,51 @@ static void privileged_parent(int sock, const struct demo_fsopt *opts)
 	close(mnt_fd);
 }
 
-int demo_run_in_container(const struct demo_fsopt *opts, demo_userns_fn fn, void *arg)
+int demo_fork_connected(int (*fn)(int sock, void *arg), void *arg, int *sock, int *pid)
 {
 	int sv[2];
-	pid_t pid;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
 		return -DEMO_SETUP_FAILED;
 	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
+	*pid = fork();
+	if (*pid < 0) {
 		close(sv[0]);
 		close(sv[1]);
 		return -DEMO_SETUP_FAILED;
 	}
-	if (pid == 0) {
+	if (*pid == 0) {
 		close(sv[0]);
-		demo_exit_result(container_child(sv[1], opts, fn, arg));
+		demo_exit_result(fn(sv[1], arg));
 	}
 	close(sv[1]);
-	privileged_parent(sv[0], opts);
-	close(sv[0]);
+	*sock = sv[0];
+	return 0;
+}
+
+struct container_job {
+	const struct demo_fsopt *opts;
+	demo_userns_fn fn;
+	void *arg;
+};
+
+static int run_container_job(int sock, void *arg)
+{
+	const struct container_job *job = arg;
+
+	return container_child(sock, job->opts, job->fn, job->arg);
+}
+
+int demo_run_in_container(const struct demo_fsopt *opts, demo_userns_fn fn, void *arg)
+{
+	struct container_job job = { .opts = opts, .fn = fn, .arg = arg };
+	int sock, pid, err;
+
+	err = demo_fork_connected(run_container_job, &job, &sock, &pid);
+	if (err)
+		return err;
+	privileged_parent(sock, opts);
+	close(sock);
 	return demo_wait_result(pid);
 }
 

@@ -191,6 +191,14 @@ const char *demo_delegate_value(const char *key, const char *value, char *buf, s
 int demo_send_fd(int sock, int fd, int err);	/* fd < 0: send err only */
 int demo_recv_fd(int sock, int *fd);		/* returns the sender's err */
 
+/*
+ * Fork a child connected to us by a SOCK_SEQPACKET socket pair.  The
+ * child runs fn(its end, arg) and exits with the result (collect it with
+ * demo_wait_result(*pid)); we get our end in *sock.  0, or
+ * -DEMO_SETUP_FAILED when the pair or the fork fails.
+ */
+int demo_fork_connected(int (*fn)(int sock, void *arg), void *arg, int *sock, int *pid);
+
 /* ---- the container flow ---- */
 
 /*

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/capability.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "demo.h"
@@ -82,39 +81,29 @@ static int init_ns_token_unprivileged(void)
 /*
  * Run fn in a fresh user namespace of its own - a sibling of any
  * container's - with the fd that arrives over SCM_RIGHTS after it is in.
- * Returns fn's result; *sock is where the caller sends the fd.
  */
-static int start_sibling(int (*fn)(int fd), int *sock, pid_t *pid)
+struct sibling_job {
+	int (*fn)(int fd);
+};
+
+static int sibling(int sock, void *arg)
 {
-	int sv[2];
+	const struct sibling_job *job = arg;
+	int fd, err;
 
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
-		return -DEMO_SETUP_FAILED;
-	fflush(stdout);
-	*pid = fork();
-	if (*pid < 0)
-		return -DEMO_SETUP_FAILED;
-	if (*pid == 0) {
-		int fd, err;
-
-		close(sv[0]);
-		err = demo_enter_container();
-		if (!err)
-			err = demo_recv_fd(sv[1], &fd);
-		demo_exit_result(err ? err : fn(fd));
-	}
-	close(sv[1]);
-	*sock = sv[0];
-	return 0;
+	err = demo_enter_container();
+	if (!err)
+		err = demo_recv_fd(sock, &fd);
+	return err ? err : job->fn(fd);
 }
 
 /* Bring fd `what` out of a container and hand it to a sibling running fn. */
 static int hand_to_sibling(enum demo_fd_out what, int (*fn)(int fd))
 {
-	int sock, fd, err;
-	pid_t pid;
+	struct sibling_job job = { .fn = fn };
+	int sock, pid, fd, err;
 
-	err = start_sibling(fn, &sock, &pid);
+	err = demo_fork_connected(sibling, &job, &sock, &pid);
 	if (err)
 		return err;
 	err = demo_fd_from_container(&stack_maps, what, &fd);

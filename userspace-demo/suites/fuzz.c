@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -227,10 +226,11 @@ static int raw_fsconfig_string(int fs_fd, const char *key, const char *value)
  * token is made there: open the context and hand it over, take the mount
  * back, hand back a token (or the errno).
  */
-static int token_maker(int sock)
+static int token_maker(int sock, void *arg)
 {
 	int fs_fd, mnt_fd, token_fd, err;
 
+	(void)arg;
 	if (demo_enter_container())
 		return demo_send_fd(sock, -1, -DEMO_SETUP_FAILED);
 	fs_fd = demo_fsopen("bpf");
@@ -304,26 +304,14 @@ static int configure_and_check(int sock, unsigned long long *rng)
 
 static int options_iteration(unsigned long long *rng, long i)
 {
-	int sv[2], err, child_err;
-	pid_t pid;
+	int sock, pid, err, child_err;
 
 	(void)i;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
-		return -DEMO_SETUP_FAILED;
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		close(sv[0]);
-		close(sv[1]);
-		return -DEMO_SETUP_FAILED;
-	}
-	if (pid == 0) {
-		close(sv[0]);
-		demo_exit_result(token_maker(sv[1]));
-	}
-	close(sv[1]);
-	err = configure_and_check(sv[0], rng);
-	close(sv[0]);	/* a child still waiting for us gives up */
+	err = demo_fork_connected(token_maker, NULL, &sock, &pid);
+	if (err)
+		return err;
+	err = configure_and_check(sock, rng);
+	close(sock);	/* a child still waiting for us gives up */
 	child_err = demo_wait_result(pid);
 	return err ? err : child_err;
 }
