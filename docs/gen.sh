@@ -416,16 +416,19 @@ index_page() {
 
 # The book's contents, as pandoc metadata for docs/nav.lua and
 # docs/template.html: every step in series order (its title without the
-# "Step NN: "), then the other pages a learner reads.  Not the answer
-# key: no learner page links instructor.html.
+# "Step NN: "; the first of the epilogue marked, to head its part), then
+# the other pages a learner reads.  Not the answer key: no learner page
+# links instructor.html.
 nav_yaml() {
-	local s id
+	local s id first_epilogue
+	first_epilogue=$(epilogue_steps | head -1)
 	echo "lang: en"
 	echo "book-steps:"
 	for s in $(series_steps); do
 		id=$(step_id "$s")
 		printf '  - id: "%s"\n    href: "step-%s.html"\n    title: "%s"\n' "$id" "$id" \
 			"$(sed -n '1s/^# Step [^:]*: //p' "$TOP/steps/$s/NOTES.md" | sed 's/[\\"]/\\&/g')"
+		[ "$s" != "$first_epilogue" ] || echo "    epilogue: true"
 	done
 	echo "book-pages:"
 	printf '  - href: "%s"\n    title: "%s"\n' \
