@@ -30,15 +30,19 @@ info() {
 # every step but the first must carry a patch.
 series_steps() {
 	[ -f "$SERIES" ] || die "missing $SERIES"
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES"
+	series_names <"$SERIES"
 }
 
 # The epilogue's steps, after the "# epilogue" line of steps/series: the
 # changes review made before the token merged in Linux 6.9.
 epilogue_steps() {
 	[ -f "$SERIES" ] || die "missing $SERIES"
-	sed -n '/^# epilogue$/,$p' "$SERIES" |
-		sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d'
+	sed -n '/^# epilogue$/,$p' "$SERIES" | series_names
+}
+
+# The step names of series lines on stdin: comments and blanks dropped.
+series_names() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d'
 }
 
 check_series() {
