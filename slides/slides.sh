@@ -33,13 +33,16 @@ HUNK_LINES=15
 HUNK_COLS=84
 
 # key_hunk PATCH: the hunk of PATCH with the most added lines, cut to fit:
-# its "@@" line, then from two lines before its first added line on.
+# its "@@" line, then from two lines before its first added line on.  A
+# hunk of the kernel goes first: one under tools/ (libbpf, selftests)
+# is the key only in a patch that has nothing else.
 # First line: "N<TAB>FILE<TAB>FROM<TAB>TO<TAB>LINES" (the Nth hunk,
 # counting from 1; body lines FROM-TO of LINES shown), then the cut hunk.
 key_hunk() {
 	awk -v lines=$HUNK_LINES -v cols=$HUNK_COLS '
-		function done_hunk() {
-			if (in_hunk && adds > best) { best = adds; kidx = idx; kfile = file; kn = n; kfirst = first
+		function done_hunk(  rank) {
+			rank = file ~ /^tools\// ? adds : adds + 1000000
+			if (in_hunk && rank > best) { best = rank; kidx = idx; kfile = file; kn = n; kfirst = first
 				for (i = 0; i <= n; i++) keep[i] = body[i] }
 			in_hunk = 0
 		}
