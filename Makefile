@@ -4,14 +4,20 @@
 TOP    := $(CURDIR)
 export TOP
 STEPS  := $(shell TOP='$(TOP)' sh -c '. kernel/lib.sh && series_steps')
+# The steps that speak v6's ABI, and those after the "# shipped ABI"
+# line that speak the one Linux 6.9 shipped: each ABI has its initramfs.
+V6_STEPS      := $(shell TOP='$(TOP)' sh -c '. kernel/lib.sh && v6_abi_steps')
+SHIPPED_STEPS := $(shell TOP='$(TOP)' sh -c '. kernel/lib.sh && shipped_abi_steps')
 # Every step that has a demo: userspace-demo/<step>.c
-DEMOS  := $(foreach s,$(STEPS),$(if $(wildcard userspace-demo/$(s).c),$(s)))
+demos_of = $(foreach s,$(1),$(if $(wildcard userspace-demo/$(s).c),$(s)))
+DEMOS  := $(call demos_of,$(STEPS))
 # The suites (bad input, escapes, lifetime, fuzzer) test the finished
 # series: they are built against the last step's headers.
 SUITES := $(basename $(notdir $(wildcard userspace-demo/suites/*.c)))
 # Tools for the VM shell (bpffs-mount), built like the suites
 TOOLS  := $(basename $(notdir $(wildcard userspace-demo/tools/*.c)))
 LAST   := $(lastword $(STEPS))
+LAST_V6 := $(lastword $(V6_STEPS))
 STEP   ?=
 CASES  ?=
 
@@ -35,7 +41,7 @@ endif
 .NOTPARALLEL:
 .DELETE_ON_ERROR:
 .PHONY: help deps tree check-step build build-all build-debug build-mainline demos demos-mainline initramfs \
-	initramfs-mainline run run-debug fuzz vm matrix demo check \
+	initramfs-mainline demos-shipped initramfs-shipped run run-debug fuzz vm matrix demo check \
 	refresh series branches docs slides bundle checkpatch compat port fresh wide-check test-host bench clean distclean
 
 help:
@@ -56,8 +62,10 @@ help:
 	@echo "                       and the deck's reveal.js (npm ci, pinned) into build/npm"
 	@echo "  make tree            build/linux: Debian's 6.1 source as git, branch step-NN per step"
 	@echo "  make build [STEP=NN] kernel + UAPI headers + libbpf.a into build/out/step-NN (all steps)"
-	@echo "  make demos           the demo binaries, each against its own step's headers"
-	@echo "  make initramfs       busybox + demos -> build/initramfs.cpio.gz"
+	@echo "  make demos           the demo binaries, each against its own step's headers, and for"
+	@echo "                       the steps of the shipped ABI, all against the newest step's"
+	@echo "  make initramfs       busybox + demos -> build/initramfs.cpio.gz (v6 ABI steps);"
+	@echo "                       make initramfs-shipped: build/initramfs-shipped.cpio.gz (the rest)"
 	@echo "  make run STEP=NN [CASES='00-baseline:map.*']  boot one step and run demos"
 	@echo "  make vm STEP=NN      interactive shell in that step's VM (STEP=mainline: 6.12's)"
 	@echo "      [DELEGATE='delegate_cmds=map_create:prog_load delegate_maps=array']"
@@ -144,31 +152,37 @@ endef
 $(foreach i,$(shell seq $(words $(STEPS))),$(eval $(call step_rule,$(word $(i),$(STEPS)),$(if $(filter-out 1,$(i)),$(word $(shell expr $(i) - 1),$(STEPS))))))
 build-all: $(STAMPS)
 
-# Each demo against the headers and libbpf of the step it belongs to
-# (NN-slug.c: step NN); the suites and the VM tools against the last
-# step's.  userspace-demo/Makefile knows each object's own prerequisites.
+# The v6 image: each demo of a v6 step against the headers and libbpf
+# of the step it belongs to (NN-slug.c: step NN); the suites, the VM
+# tools and the demos of the shipped steps against the last v6 step's.
+# userspace-demo/Makefile knows each object's own prerequisites.
 DEMO_IN := userspace-demo/Makefile userspace-demo/bpf-names.sh \
 	$(wildcard userspace-demo/lib/* userspace-demo/suites/*.h)
-DEMO_BINS := $(addprefix build/demos/,$(DEMOS))
-EXTRA_BINS := $(addprefix build/demos/,$(SUITES) $(TOOLS))
+V6_DEMOS := $(call demos_of,$(V6_STEPS))
+LATE_DEMOS := $(call demos_of,$(SHIPPED_STEPS))
+DEMO_BINS := $(addprefix build/demos/,$(V6_DEMOS))
+EXTRA_BINS := $(addprefix build/demos/,$(SUITES) $(TOOLS) $(LATE_DEMOS))
 EXTRA_SRC := $(wildcard userspace-demo/suites/*.c userspace-demo/tools/*.c)
+LATE_SRC := $(addprefix userspace-demo/,$(addsuffix .c,$(LATE_DEMOS)))
+LAST_V6_STAMP := $(call STAMP_OF,$(LAST_V6))
 demo_make = $(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/$(1) \
 	OBJDIR=$(TOP)/build/demos/obj/$(1) BINDIR=$(TOP)/build/demos DEMOS="$(2)"
 
 .SECONDEXPANSION:
 $(DEMO_BINS): build/demos/%: userspace-demo/%.c $(DEMO_IN) $$(call STAMP_OF,$$*)
 	@$(call demo_make,step-$(call step_id,$*),$*)
-# One make for the suites and tools (they share the step's library
-# objects), which relinks what changed; its stamp marks them current.
+# One make for the suites, tools and later demos (they share the step's
+# library objects), which relinks what changed; its stamp marks them current.
 EXTRA_STAMP := build/demos/extras.stamp
-$(EXTRA_STAMP): $(EXTRA_SRC) $(DEMO_IN) $(LAST_STAMP)
-	@$(call demo_make,step-$(call step_id,$(LAST)),$(SUITES) $(TOOLS))
+$(EXTRA_STAMP): $(EXTRA_SRC) $(LATE_SRC) $(DEMO_IN) $(LAST_V6_STAMP)
+	@$(call demo_make,step-$(call step_id,$(LAST_V6)),$(SUITES) $(TOOLS) $(LATE_DEMOS))
 	@touch $@
 demos: $(DEMO_BINS) $(EXTRA_STAMP)
 
-# The image holds busybox, vm/init, the demos and the newest step's
+# The image holds busybox, vm/init, the demos and the newest v6 step's
 # token selftest (built with that step's kernel).
-build/initramfs.cpio.gz: $(DEMO_BINS) $(EXTRA_STAMP) $(STAMPS) vm/init vm/mkinitramfs.sh $(wildcard /bin/busybox)
+V6_STAMPS := $(foreach s,$(V6_STEPS),$(call STAMP_OF,$(s)))
+build/initramfs.cpio.gz: $(DEMO_BINS) $(EXTRA_STAMP) $(V6_STAMPS) vm/init vm/mkinitramfs.sh $(wildcard /bin/busybox)
 	@sh vm/mkinitramfs.sh $(DEMO_BINS) $(EXTRA_BINS)
 initramfs: build/initramfs.cpio.gz
 
@@ -181,10 +195,11 @@ $(MAINLINE_STAMP): $(KERNEL_IN) kernel/config/mainline.config kernel/upstream-to
 	@sh kernel/build.sh --mainline
 build-mainline: $(MAINLINE_STAMP)
 
+ALL_DEMO_SRC := $(addprefix userspace-demo/,$(addsuffix .c,$(DEMOS))) $(EXTRA_SRC)
 MAINLINE_BINS := $(addprefix build/demos-mainline/,$(DEMOS) $(SUITES) $(TOOLS))
 MAINLINE_DEMO_STAMP := build/demos-mainline/stamp
-$(MAINLINE_DEMO_STAMP): $(addprefix userspace-demo/,$(addsuffix .c,$(DEMOS))) $(EXTRA_SRC) $(DEMO_IN) $(MAINLINE_STAMP)
-	@$(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/mainline MAINLINE=1 \
+$(MAINLINE_DEMO_STAMP): $(ALL_DEMO_SRC) $(DEMO_IN) $(MAINLINE_STAMP)
+	@$(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/mainline \
 		OBJDIR=$(TOP)/build/demos-mainline/obj BINDIR=$(TOP)/build/demos-mainline \
 		DEMOS="$(DEMOS) $(SUITES) $(TOOLS)"
 	@touch $@
@@ -194,8 +209,29 @@ build/initramfs-mainline.cpio.gz: $(MAINLINE_DEMO_STAMP) vm/init vm/mkinitramfs.
 	@sh vm/mkinitramfs.sh --mainline $(MAINLINE_BINS)
 initramfs-mainline: build/initramfs-mainline.cpio.gz
 
-# STEP=mainline boots the mainline kernel with its own initramfs
-VM_IMAGE = $(if $(filter mainline,$(STEP)),initramfs-mainline,initramfs)
+# The shipped image, for the steps that speak the ABI 6.9 shipped: every
+# demo, suite and tool against the newest step's headers, linked with
+# 6.12's libbpf (1.5, a release that speaks that ABI), and the newest
+# step's token selftest.
+SHIPPED_BINS := $(addprefix build/demos-shipped/,$(DEMOS) $(SUITES) $(TOOLS))
+SHIPPED_DEMO_STAMP := build/demos-shipped/stamp
+$(SHIPPED_DEMO_STAMP): $(ALL_DEMO_SRC) $(DEMO_IN) $(LAST_STAMP) $(MAINLINE_STAMP)
+	@$(MAKE) -s -C userspace-demo STEPDIR=$(TOP)/build/out/step-$(call step_id,$(LAST)) \
+		LIBBPF=$(TOP)/build/out/mainline \
+		OBJDIR=$(TOP)/build/demos-shipped/obj BINDIR=$(TOP)/build/demos-shipped \
+		DEMOS="$(DEMOS) $(SUITES) $(TOOLS)"
+	@touch $@
+demos-shipped: $(SHIPPED_DEMO_STAMP)
+demos: $(if $(SHIPPED_STEPS),$(SHIPPED_DEMO_STAMP))
+
+build/initramfs-shipped.cpio.gz: $(SHIPPED_DEMO_STAMP) $(LAST_STAMP) vm/init vm/mkinitramfs.sh $(wildcard /bin/busybox)
+	@sh vm/mkinitramfs.sh --shipped $(SHIPPED_BINS)
+initramfs-shipped: build/initramfs-shipped.cpio.gz
+
+# The image a STEP boots: mainline's own, or its ABI's
+image_of = $(if $(filter mainline,$(1)),initramfs-mainline,$(if $(filter shipped,$(shell \
+	TOP='$(TOP)' sh -c '. kernel/lib.sh && step_abi "$(1)"')),initramfs-shipped,initramfs))
+VM_IMAGE = $(call image_of,$(STEP))
 
 # A bad STEP stops here, before the minutes of building the image.
 check-step:
@@ -214,14 +250,18 @@ $(DEBUG_STAMP): $(LAST_STAMP) kernel/config/debug.config
 	@sh kernel/build.sh --debug
 build-debug: $(DEBUG_STAMP)
 
-run-debug: build-debug initramfs
+# the debug kernel is the last step's, so it boots that step's image
+DEBUG_IMAGE = $(call image_of,$(LAST))
+run-debug: build-debug
+	@$(MAKE) -s $(DEBUG_IMAGE)
 	@sh vm/run --debug $(CASES)
 
 # A fresh seed each time unless given; the run prints it for a replay.
 FUZZ_SEED    ?= $(shell date +%s)
 FUZZ_COUNT   ?= 20000
 FUZZ_SECONDS ?= 300
-fuzz: build-debug initramfs
+fuzz: build-debug
+	@$(MAKE) -s $(DEBUG_IMAGE)
 	@echo "fuzzing with seed $(FUZZ_SEED) (replay: make fuzz FUZZ_SEED=$(FUZZ_SEED))"
 	@FUZZ_SEED=$(FUZZ_SEED) FUZZ_COUNT=$(FUZZ_COUNT) FUZZ_SECONDS=$(FUZZ_SECONDS) \
 		VM_TIMEOUT=$$(($(FUZZ_SECONDS) * 2 + 600)) sh vm/run --debug fuzz
@@ -233,7 +273,7 @@ fuzz: build-debug initramfs
 # when a result did: build/report/matrix.done marks the pass.
 VM_IN := vm/run vm/qemu.sh vm/parse.awk vm/matrix.sh vm/matrix.awk
 build/report/matrix.done: $(STAMPS) $(MAINLINE_STAMP) build/initramfs.cpio.gz \
-		build/initramfs-mainline.cpio.gz $(VM_IN)
+		$(if $(SHIPPED_STEPS),build/initramfs-shipped.cpio.gz) build/initramfs-mainline.cpio.gz $(VM_IN)
 	@rm -f $@
 	@sh vm/matrix.sh run
 	@touch $@
@@ -253,7 +293,7 @@ checkpatch:
 
 # Another Debian 6.1.y: does the series apply, build and behave there?
 BASES ?=
-compat: initramfs
+compat: $(call image_of,$(LAST))
 	@sh kernel/compat.sh $(BASES)
 
 port:

@@ -37,6 +37,9 @@ versions=${*:-$(apt-cache madison "linux-source-6.1" | awk '{ print $3 }')}
 [ -n "$versions" ] || die "apt-cache madison lists no linux-source-6.1; run 'apt-get update' (make deps does)"
 last=$(series_steps | tail -1)
 last_id=$(step_id "$last")
+# the image its last step boots: the v6 one, or the shipped ABI's
+image=initramfs.cpio.gz
+[ "$(step_abi "$last")" = v6 ] || image=initramfs-shipped.cpio.gz
 mkdir -p "$BUILD/report"
 
 # in_version VERSION COMMAND...: COMMAND with BUILD and the base switched
@@ -49,10 +52,11 @@ in_version() {
 		BPFTOK_PATCHES="$TOP/kernel/ports/$v" BPFTOK_LOCKED= "$@"
 }
 
-# run_vm VERSION: boot its last step with the canonical initramfs.
+# run_vm VERSION: boot its last step with the canonical initramfs of
+# that step's ABI (vm/run picks it).
 run_vm() {
 	local b=$C/$1/build f
-	for f in initramfs.cpio.gz initramfs.cpio.gz.list demos accel; do
+	for f in $image $image.list demos demos-shipped accel; do
 		[ -e "$BUILD/$f" ] && ln -sfn "$BUILD/$f" "$b/$f"
 	done
 	in_version "$1" sh "$TOP/vm/run" "$last_id" >"$C/$1/vm.log" 2>&1
@@ -76,8 +80,8 @@ compat_version() {
 		if in_version "$v" sh "$TOP/kernel/build.sh" "$last_id" >"$C/$v/build.log" 2>&1; then
 			build=ok
 			info "$v: booting step-$last_id with every demo, suite and the selftest"
-			if [ ! -f "$BUILD/initramfs.cpio.gz" ]; then
-				matrix="not booted: no build/initramfs.cpio.gz (make initramfs)"
+			if [ ! -f "$BUILD/$image" ]; then
+				matrix="not booted: no build/$image (make ${image%.cpio.gz})"
 			elif run_vm "$v"; then
 				matrix=$(awk -F'\t' '{ n[$5]++ } END { printf "%d pass, %d fail", n["pass"], n["fail"] }' \
 					"$b/results/step-$last_id.tsv")

@@ -40,6 +40,30 @@ epilogue_steps() {
 	sed -n '/^# epilogue$/,$p' "$SERIES" | series_names
 }
 
+# The steps that speak the ABI Linux 6.9 shipped (BPF_F_TOKEN_FD, token
+# fds placed as 6.9 places them, token_create from a BPF FS fd): from the
+# "# shipped ABI" line of steps/series on.  The steps before it speak
+# v6's.  A demo is built for one ABI or the other, so each ABI has its
+# own initramfs (build/initramfs.cpio.gz, build/initramfs-shipped.cpio.gz).
+shipped_abi_steps() {
+	[ -f "$SERIES" ] || die "missing $SERIES"
+	sed -n '/^# shipped ABI$/,$p' "$SERIES" | series_names
+}
+
+v6_abi_steps() {
+	[ -f "$SERIES" ] || die "missing $SERIES"
+	sed '/^# shipped ABI$/,$d' "$SERIES" | series_names
+}
+
+# step_abi STEP: "shipped" or "v6", for a step name or id
+step_abi() {
+	local _s
+	for _s in $(shipped_abi_steps); do
+		[ "$(step_id "$_s")" != "$(step_id "$1")" ] || { echo shipped; return 0; }
+	done
+	echo v6
+}
+
 # The step names of series lines on stdin: comments and blanks dropped.
 series_names() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d'

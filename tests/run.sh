@@ -371,12 +371,15 @@ all)
 	# the Debian roots of the smoke and the bundle's qemu-only test,
 	# made while the kernels compile
 	[ "$(id -u)" != 0 ] || bg_start "build/debian-roots" sh -c '. "$1/kernel/lib.sh" && . "$1/tests/debroot.sh" && debroot_prepare' - "$TOP"
-	phase "building every step, its demos and the initramfs" "builds"
+	phase "building every step, its demos and the v6 initramfs" "builds"
 	if make -s -C "$TOP" initramfs; then
 		pass "build/all-steps"
 		build_warnings
 		phase "the mainline column: Debian's 6.12 and every demo against its headers" "mainline"
 		t "build/mainline" make -s -C "$TOP" initramfs-mainline
+		# the steps of the shipped ABI: every demo against the newest
+		# step's headers, linked with 6.12's libbpf (built just above)
+		t "build/shipped-abi-image" make -s -C "$TOP" initramfs-shipped
 		phase "checkpatch on every step patch" "checkpatch"
 		checkpatch
 		phase "compiling each step's callers under a wide config" "wide compile"

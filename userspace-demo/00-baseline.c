@@ -119,6 +119,8 @@ static int token_create_cmd(void)
  * The series puts map_token_fd right after map_extra, the last field 6.1
  * knows for BPF_MAP_CREATE.  CHECK_ATTR() wants every byte past the last
  * known field to be zero, so a token fd there is EINVAL - even for root.
+ * From step 17 on those bytes are value_type_btf_obj_fd, where Linux 6.9
+ * put map_token_fd's neighbour: read only with a flag, so ignored.
  */
 static int map_create_with_token_field(void)
 {
@@ -155,7 +157,7 @@ static const struct demo_case cases[] = {
 	{ "flow.init_ns_bpffs_mount", init_ns_bpffs_mount, EXPECT({ "00", 0 }) },
 	{ "token.create_cmd", token_create_cmd, EXPECT({ "00", -EINVAL }, { "03", 0 }, { "15", -EOPNOTSUPP }) },
 	{ "map.token_fd_field", map_create_with_token_field,
-	  EXPECT({ "00", -EINVAL }, { "mainline", 0 }) },
+	  EXPECT({ "00", -EINVAL }, { "17", 0 }) },
 	{ "map.create_in_userns", map_create_in_userns, EXPECT({ "00", -EPERM }) },
 };
 

@@ -31,7 +31,7 @@
  */
 static int options_shown(const char *v6, const char *mainline)
 {
-	const char *want = DEMO_MAINLINE ? mainline : v6;
+	const char *want = DEMO_KERNEL_PARSES_NAMES() ? mainline : v6;
 	char opts[512];
 	int err;
 

@@ -142,6 +142,11 @@ static int token_subdirectory(void)
 	return token_at("any", "dir", 0);
 }
 
+/*
+ * A pinned map is not a BPF FS root: EINVAL.  From step 17 on the token
+ * wants the root opened for real, and the library's open(2) of a map
+ * pinned without BTF fails first (EIO): the kernel's check never runs.
+ */
 static int token_pinned_map(void)
 {
 	return token_at("any", "map", 0);
@@ -237,7 +242,7 @@ static const struct demo_case cases[] = {
 	{ "token.nonzero_flags", token_nonzero_flags, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.subdirectory", token_subdirectory, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.pinned_map", token_pinned_map,
-	  EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }, { "mainline", -EIO }) },
+	  EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }, { "17", -EIO }) },
 	{ "token.missing_path", token_missing_path, EXPECT(UNKNOWN_BEFORE_03, { "03", -ENOENT }) },
 	{ "token.tmpfs_root", token_tmpfs_root, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.procfs_root", token_procfs_root, EXPECT(UNKNOWN_BEFORE_03, { "03", -EINVAL }) },

@@ -17,8 +17,8 @@
 #   matrix.awk                        the two awk files it shares with
 #                                     vm/run and vm/matrix.sh
 #   kernels/step-NN/bzImage, kernels/mainline/bzImage
-#   initramfs.cpio.zst, initramfs-mainline.cpio.zst
-#                                     build/'s, repacked with the demos
+#   initramfs.cpio.zst, initramfs-shipped.cpio.zst,
+#   initramfs-mainline.cpio.zst       build/'s, repacked with the demos
 #                                     stripped of their debug information
 #   steps.tsv, demos.tsv,             what bpftoken needs to know: steps
 #   selftests.tsv                     and titles; demos and their case
@@ -73,12 +73,12 @@ for id in $ids; do
 	[ -f "$OUT/step-$id/bzImage" ] || missing="$missing build/out/step-$id/bzImage"
 done
 [ -f "$OUT/mainline/bzImage" ] || missing="$missing build/out/mainline/bzImage"
-for f in initramfs.cpio.gz initramfs.cpio.gz.list initramfs-mainline.cpio.gz initramfs-mainline.cpio.gz.list; do
-	[ -f "$BUILD/$f" ] || missing="$missing build/$f"
+for f in initramfs initramfs-shipped initramfs-mainline; do
+	[ -f "$BUILD/$f.cpio.gz" ] && [ -f "$BUILD/$f.cpio.gz.list" ] || missing="$missing build/$f.cpio.gz"
 done
 [ -x "$GEN" ] || missing="$missing ${GEN#"$TOP/"}"
 [ -z "$missing" ] || die "missing:$missing
-  run 'make initramfs initramfs-mainline' (or 'make bundle', which does)"
+  run 'make initramfs initramfs-shipped initramfs-mainline' (or 'make bundle', which does)"
 
 # --- the matrix, the docs and the slides, made before (make bundle) --------
 MATRIX=$BUILD/report/matrix.tsv
@@ -125,7 +125,7 @@ repack() {
 			/*) ;;
 			*) src=$TOP/$src ;;
 			esac
-			[ -f "$src" ] || die "$src, listed in $1, is missing; run 'make initramfs initramfs-mainline'"
+			[ -f "$src" ] || die "$src, listed in $1, is missing; run 'make initramfs initramfs-shipped initramfs-mainline'"
 			n=$((n + 1))
 			copy=$files/$n-$(basename "$name")
 			if [ "$(head -c 4 "$src")" = "$(printf '\177ELF')" ]; then
@@ -146,16 +146,20 @@ repack() {
 	rm -rf "$files" "$files.list"
 }
 command -v zstd >/dev/null || die "zstd not found; run 'make deps'"
-repack "$BUILD/initramfs.cpio.gz.list" "$ROOT/initramfs.cpio.zst"
-repack "$BUILD/initramfs-mainline.cpio.gz.list" "$ROOT/initramfs-mainline.cpio.zst"
+for f in initramfs initramfs-shipped initramfs-mainline; do
+	repack "$BUILD/$f.cpio.gz.list" "$ROOT/$f.cpio.zst"
+done
 
 # --- what bpftoken needs to know ---------------------------------------------
-# steps.tsv: id, folder, title (README's table)
+# steps.tsv: id, folder, title (README's table), and the flavour of the
+# demos it boots: "steps" (v6's ABI) or "shipped" (steps/series)
 for s in $(series_steps); do
 	id=$(step_id "$s")
 	title=$(awk -F'|' -v s="$s" 'index($2, "`" s "`") { t = $3; gsub(/`/, "", t); sub(/^ +/, "", t); sub(/ +$/, "", t); print t; exit }' "$TOP/README.md")
 	[ -n "$title" ] || die "README.md's step table has no row for $s"
-	printf '%s\t%s\t%s\n' "$id" "$s" "$title"
+	flavour=steps
+	[ "$(step_abi "$s")" = v6 ] || flavour=shipped
+	printf '%s\t%s\t%s\t%s\n' "$id" "$s" "$title" "$flavour"
 done >"$ROOT/steps.tsv"
 
 # selftests.tsv: a kernel (step id or mainline) and the token selftests
@@ -186,10 +190,11 @@ demos_of() {
 }
 {
 	demos_of steps "$BUILD/demos"
+	demos_of shipped "$BUILD/demos-shipped"
 	demos_of mainline "$BUILD/demos-mainline"
 } >"$ROOT/demos.tsv"
 empty=$(awk -F'\t' '$3 + 0 == 0 { printf " %s/%s", $1, $2 }' "$ROOT/demos.tsv")
-[ -z "$empty" ] || die "no case list from:$empty (a demo binary missing?); run 'make initramfs initramfs-mainline'"
+[ -z "$empty" ] || die "no case list from:$empty (a demo binary missing?); run 'make initramfs initramfs-shipped initramfs-mainline'"
 cp "$MATRIX" "$ROOT/build-matrix.tsv"
 
 # --- sources, docs and slides ----------------------------------------------------
@@ -248,7 +253,7 @@ mb() {
 export NAME VERSION COMMIT DATE
 NKERNELS=$(ls "$ROOT/kernels" | wc -l)
 KERNELS_MB=$(mb "$ROOT/kernels")
-INITRAMFS_MB=$(mb "$ROOT/initramfs.cpio.zst" "$ROOT/initramfs-mainline.cpio.zst")
+INITRAMFS_MB=$(mb "$ROOT/initramfs.cpio.zst" "$ROOT/initramfs-shipped.cpio.zst" "$ROOT/initramfs-mainline.cpio.zst")
 DOCS_MB=$(mb "$ROOT/docs" "$ROOT/slides")
 SOURCES_MB=$(mb "$ROOT/steps" "$ROOT/userspace-demo")
 SRC_MB=$(mb "$ROOT/src")

@@ -1,14 +1,17 @@
 #!/bin/sh
 # build/initramfs.cpio.gz: busybox-static, vm/init, every demo binary and
-# the token selftest of the newest step that builds one.
+# the token selftest of the newest v6-ABI step that builds one.
 #
 #   vm/mkinitramfs.sh DEMO-BINARY...
+#   vm/mkinitramfs.sh --shipped DEMO-BINARY...
 #   vm/mkinitramfs.sh --mainline DEMO-BINARY...
 #
-# --mainline writes build/initramfs-mainline.cpio.gz instead, for the
-# demos built against upstream's final headers, with the selftests built
-# from the 6.12 tree (build/out/mainline/selftests) instead of the
-# series' (written against v6's UAPI).
+# --shipped writes build/initramfs-shipped.cpio.gz, for the demos built
+# against the newest step's headers (the ABI 6.9 shipped, steps/series'
+# "# shipped ABI" on), with the selftest of the newest step that has one.
+# --mainline writes build/initramfs-mainline.cpio.gz, for the demos
+# built against upstream's final headers, with the selftests built from
+# the 6.12 tree (build/out/mainline/selftests).
 #
 # The archive is written with the kernel tree's own usr/gen_init_cpio, which
 # can create /dev/console without root (the kernel opens it for /init's
@@ -21,14 +24,21 @@ BUSYBOX=${BUSYBOX:-/bin/busybox}
 ! readelf -l "$BUSYBOX" | grep -q 'program interpreter' ||
 	die "$BUSYBOX is not static; run 'make deps' (busybox-static, not busybox)"
 out=$BUILD/initramfs.cpio.gz
-selftests_from=steps
+selftests_from=v6_abi_steps
 tree=$LINUX
-if [ "${1:-}" = --mainline ]; then
+case ${1:-} in
+--mainline)
 	shift
 	out=$BUILD/initramfs-mainline.cpio.gz
 	selftests_from=mainline
 	tree=$MAINLINE_LINUX
-fi
+	;;
+--shipped)
+	shift
+	out=$BUILD/initramfs-shipped.cpio.gz
+	selftests_from=shipped_abi_steps
+	;;
+esac
 [ -d "$tree" ] || die "${tree#"$TOP/"} is missing; run 'make tree' (or 'make build-mainline')"
 
 # gen_init_cpio from the kernel tree this initramfs is for
@@ -51,14 +61,14 @@ list=$out.list	# one per flavour: make -j builds both at once
 		[ -x "$demo" ] || die "demo binary $demo is missing"
 		echo "file /demos/$(basename "$demo") $demo 0755 0 0"
 	done
-	# the kernel tree's own selftests, from the newest step that has them
-	# (or from the mainline build)
+	# the kernel tree's own selftests, from the newest step of the ABI
+	# that has them (or from the mainline build)
 	selftests=
 	if [ "$selftests_from" = mainline ]; then
 		d=$(selftest_dir mainline)
 		[ -d "$d" ] && selftests=$d
 	else
-		for s in $(series_steps); do
+		for s in $($selftests_from); do
 			d=$(selftest_dir "$(step_id "$s")")
 			[ -d "$d" ] && selftests=$d
 		done

@@ -68,7 +68,7 @@ has() {
 }
 check "bpftoken is executable" has bpftoken -rwxr-xr-x
 for f in parse.awk matrix.awk steps.tsv demos.tsv selftests.tsv build-matrix.tsv VERSION SHA256SUMS \
-	README-learners.md src/files.tsv initramfs.cpio.zst initramfs-mainline.cpio.zst \
+	README-learners.md src/files.tsv initramfs.cpio.zst initramfs-shipped.cpio.zst initramfs-mainline.cpio.zst \
 	kernels/mainline/bzImage steps/series docs/index.html slides/index.html; do
 	check "the bundle holds $f" has "$f" -rw-r--r--
 done

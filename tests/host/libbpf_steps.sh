@@ -2,7 +2,7 @@
 # The libbpf steps: 09's libbpf exports bpf_token_create and 12's opts
 # carry token_fd, earlier ones do not; and a demo written for a later
 # libbpf does not compile against an earlier one - it never silently
-# builds without the token.
+# builds without the token.  The shipped ABI's demos link 6.12's.
 . "$(dirname "$0")/lib.sh"
 
 has_step() { [ -f "$OUT/step-$1/libbpf/libbpf.a" ]; }
@@ -60,4 +60,9 @@ fails_with "demo 10 against step-09's libbpf: no token_fd in bpf_map_create_opts
 	"$TOP/userspace-demo/10-libbpf-map-create-token.c" \
 	"'struct bpf_map_create_opts' has no member named 'token_fd'" \
 	-- -I"$OUT/step-09/include" -I"$TOP/userspace-demo/lib"
+# The shipped ABI's libbpf demos link 6.12's libbpf (1.5), whose implicit
+# token reads LIBBPF_BPF_TOKEN_PATH; the v6 image's link their step's.
+libbpf_of() { strings "$BUILD/$1/12-libbpf-prog-load-token" | grep -c LIBBPF_BPF_TOKEN_PATH; }
+check "the shipped ABI's demo 12 links 6.12's libbpf" [ "$(libbpf_of demos-shipped)" -ge 1 ]
+check "the v6 image's demo 12 links step 12's libbpf" [ "$(libbpf_of demos)" = 0 ]
 done_testing

@@ -2,7 +2,8 @@
 # UAPI: every step has the token fields the series has added by then (and
 # no later ones), the values and offsets of tests/uapi_layout.c hold, and
 # the include/uapi and tools/include/uapi copies of linux/bpf.h change
-# together (their difference stays what it was in Debian's pristine tree).
+# together (their difference stays what it was in Debian's pristine tree);
+# the steps of the shipped ABI match 6.12's header member by member.
 . "$(dirname "$0")/lib.sh"
 need_tree
 
@@ -22,7 +23,8 @@ pristine=$(base_diff step-00)
 features='TOKEN_CREATE 03 token_create
 MAP_TOKEN_FD 04 map_token_fd
 BTF_TOKEN_FD 05 btf_token_fd
-PROG_TOKEN_FD 06 prog_token_fd'
+PROG_TOKEN_FD 06 prog_token_fd
+SHIPPED_ABI 17 btf_flags'
 
 # step_index ID: the position of step ID in steps/series
 step_index() {
@@ -56,6 +58,26 @@ EOF
 	check "step-$id: both UAPI copies of linux/bpf.h changed together" \
 		[ "$(base_diff "step-$id")" = "$pristine" ]
 done
+
+# The steps of the shipped ABI (steps/series) against Debian's 6.12,
+# member by member (tests/uapi_probe.c): any difference in an offset, a
+# size, the flag or the command number fails.
+[ -f "$OUT/mainline/include/linux/bpf.h" ] || { echo "build/out/mainline is not built (make build-mainline)"; exit 1; }
+probe() {
+	gcc -Wall -Werror -I"$1" -o "$scratch/probe" "$TOP/tests/uapi_probe.c" && "$scratch/probe"
+}
+probe "$OUT/mainline/include" >"$scratch/mainline.probe"
+for s in $(shipped_abi_steps); do
+	id=$(step_id "$s")
+	probe "$OUT/step-$id/include" >"$scratch/step.probe" 2>&1 || true
+	check "step-$id: every BPF_MAP_CREATE, BPF_PROG_LOAD, BPF_BTF_LOAD and BPF_TOKEN_CREATE member, BPF_F_TOKEN_FD and the command number as in 6.12 ($(wc -l <"$scratch/mainline.probe") lines)" \
+		cmp -s "$scratch/step.probe" "$scratch/mainline.probe"
+	cmp -s "$scratch/step.probe" "$scratch/mainline.probe" || diff "$scratch/step.probe" "$scratch/mainline.probe" | sed 's/^/    /' | head -10
+done
+# ... and it can fail: a v6 step's header differs
+probe "$OUT/step-$(step_id "$(v6_abi_steps | tail -1)")/include" >"$scratch/v6.probe" 2>&1 || true
+expect_fail "the probe tells $(v6_abi_steps | tail -1)'s UAPI from 6.12's" "differ" \
+	cmp "$scratch/v6.probe" "$scratch/mainline.probe"
 
 # and the check itself can fail: a wrong value must not compile
 sed 's/SAME(BPF_PROG_BIND_MAP, 35)/SAME(BPF_PROG_BIND_MAP, 34)/' "$TOP/tests/uapi_layout.c" >"$scratch/bad.c"

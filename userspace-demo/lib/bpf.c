@@ -154,9 +154,9 @@ int demo_close_result(int fd)
 }
 
 /*
- * Mainline's token_create takes an open fd of the BPF FS root, not a path,
+ * The shipped token_create takes an open fd of the BPF FS root, not a path,
  * and refuses O_PATH fds (fdget() skips them) such as fsmount()'s: turn
- * v6's (fd, pathname) into such an fd, the way a mainline caller would.
+ * v6's (fd, pathname) into such an fd, the way a caller of 6.9 would.
  * A path that cannot be opened (missing, a closed dir fd, a pinned map
  * without BTF) then fails here, in open(2), and its errno is what the
  * case sees: the kernel's token code never runs for it.
@@ -192,7 +192,7 @@ int demo_token_create(int bpffs_path_fd, const char *pathname, uint32_t flags)
 	union bpf_attr attr;
 	int fd = -1, token_fd;
 
-	if (DEMO_MAINLINE) {
+	if (DEMO_SHIPPED_ABI) {
 		fd = demo_bpffs_fd_for_token(bpffs_path_fd, pathname);
 		if (fd < 0)
 			return fd;
@@ -202,7 +202,20 @@ int demo_token_create(int bpffs_path_fd, const char *pathname, uint32_t flags)
 	memset(&attr, 0, sizeof(attr));
 	memcpy(&attr, &tc, sizeof(tc));
 	token_fd = demo_bpf(DEMO_BPF_TOKEN_CREATE, &attr, sizeof(attr));
-	if (DEMO_MAINLINE)
+	if (DEMO_SHIPPED_ABI)
 		close(fd);
 	return token_fd;
+}
+
+int demo_token_create_fd(int bpffs_fd)
+{
+	struct demo_token_create_attr tc = {
+		.bpffs_path_fd = bpffs_fd,
+		.bpffs_pathname = DEMO_SHIPPED_ABI ? 0 : (uintptr_t)"",
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	memcpy(&attr, &tc, sizeof(tc));
+	return demo_bpf(DEMO_BPF_TOKEN_CREATE, &attr, sizeof(attr));
 }

@@ -26,40 +26,51 @@
 #include <linux/capability.h>
 
 /*
- * ---- v6 and mainline ----
+ * ---- v6 and the shipped ABI ----
  *
- * The demos are written against the v6 series' UAPI.  Built against
- * upstream's final headers (Debian's 6.12: the matrix's mainline column)
- * they go through this thin layer instead of copies of themselves:
+ * The demos are written against the v6 series' UAPI.  Built against the
+ * UAPI that Linux 6.9 shipped (step 17 on, and Debian's 6.12: the
+ * matrix's mainline column) they go through this thin layer instead of
+ * copies of themselves:
  *
  *   - demo_token_create() turns v6's (fd, pathname) into the one open
- *     BPF FS fd mainline takes (token_create.bpffs_fd)
- *   - DEMO_SET_TOKEN() also sets BPF_F_TOKEN_FD, without which mainline
- *     ignores a token fd (kernel/bpf/syscall.c)
+ *     BPF FS fd the shipped ABI takes (token_create.bpffs_fd)
+ *   - DEMO_SET_TOKEN() also sets BPF_F_TOKEN_FD, without which the
+ *     shipped ABI ignores a token fd (kernel/bpf/syscall.c)
  *
- * The build says which (MAINLINE=1 to userspace-demo/Makefile defines
- * DEMO_MAINLINE=1): the UAPI has no macro to test, BPF_F_TOKEN_FD is an
- * enum constant.  The Makefile refuses a MAINLINE that does not match
- * the headers in STEPDIR, so the two cannot be mixed up silently.
+ * userspace-demo/Makefile reads which ABI the headers speak and defines
+ * DEMO_SHIPPED_ABI=1 for the shipped one: the UAPI has no macro to test,
+ * BPF_F_TOKEN_FD is an enum constant.
  *
  * What changed in the kernel but not in the UAPI is decided at run time
  * instead, from the running step (demo_step_since()): who sets the
- * delegate_* options in the container flow (lib/container.c).
+ * delegate_* options in the container flow (lib/container.c), whether
+ * the kernel parses delegation names (DEMO_KERNEL_PARSES_NAMES()).
  */
-#ifndef DEMO_MAINLINE
-#define DEMO_MAINLINE 0
+#ifndef DEMO_SHIPPED_ABI
+#define DEMO_SHIPPED_ABI 0
 #endif
 #ifndef DEMO_HAS_PROG_TOKEN
 #define DEMO_HAS_PROG_TOKEN 0
 #endif
 
 /*
- * attr.<cmd>_token_fd = fd, and on mainline BPF_F_TOKEN_FD in the
- * command's flags (map_flags, prog_flags, btf_flags) unless fd is 0,
+ * The flag that makes a command read its token fd: BPF_F_TOKEN_FD in the
+ * shipped ABI, nothing in v6, which reads any non-zero fd.
+ */
+#if DEMO_SHIPPED_ABI
+#define DEMO_TOKEN_FLAG BPF_F_TOKEN_FD
+#else
+#define DEMO_TOKEN_FLAG 0
+#endif
+
+/*
+ * attr.<cmd>_token_fd = fd, and with the shipped ABI BPF_F_TOKEN_FD in
+ * the command's flags (map_flags, prog_flags, btf_flags) unless fd is 0,
  * which is v6's "no token"; on v6 the flags field is not touched (and
  * btf_flags does not even exist).
  */
-#if DEMO_MAINLINE
+#if DEMO_SHIPPED_ABI
 #define DEMO_SET_TOKEN(fd_field, flags_field, fd)			\
 	do {								\
 		int demo_token_fd_ = (fd);				\
@@ -121,6 +132,12 @@ int demo_wait_result(int pid);
  * that follow the kernel rather than the headers a demo was built with.
  */
 bool demo_step_since(const char *since);
+/*
+ * The kernel parses symbolic delegate_* values and shows them by name
+ * in mountinfo: upstream's (6c1752e0b6ca, with vmlinux BTF), no step of
+ * the 6.1 tree.
+ */
+#define DEMO_KERNEL_PARSES_NAMES() demo_step_since("mainline")
 
 /* "ok" for 0, "EPERM" for -EPERM, ... */
 const char *demo_result_name(int result);
@@ -325,10 +342,11 @@ int demo_prog_info(int prog_fd, struct bpf_prog_info *info);
  * token_create = { u32 flags; u32 bpffs_path_fd; u64 bpffs_pathname; }),
  * spelled out here so that demos built against a step before 03 can
  * still send it and see the older kernel refuse it.  tests/host/uapi.sh
- * checks that this matches the real header from step 03 on.  Mainline
- * keeps the command number and the first two fields (the second renamed
- * bpffs_fd) and drops the pathname: built for it, demo_token_create()
- * opens bpffs_path_fd + pathname itself and sends the open fd.
+ * checks that this matches the real header from step 03 to 16.  The
+ * shipped ABI keeps the command number and the first two fields (the
+ * second renamed bpffs_fd) and drops the pathname: built for it,
+ * demo_token_create() opens bpffs_path_fd + pathname itself and sends
+ * the open fd.
  */
 #define DEMO_BPF_TOKEN_CREATE 36
 struct demo_token_create_attr {
@@ -338,12 +356,17 @@ struct demo_token_create_attr {
 };
 /* token fd, or -errno */
 int demo_token_create(int bpffs_path_fd, const char *pathname, uint32_t flags);
-/* mainline only: v6's (fd, pathname) as the open fd mainline wants */
+/* shipped ABI: v6's (fd, pathname) as the open fd the shipped ABI wants */
 int demo_bpffs_fd_for_token(int dir_fd, const char *pathname);
+/*
+ * BPF_TOKEN_CREATE naming the BPF FS by fd alone, the fd sent as it is
+ * (v6: with an empty pathname): a token fd, or -errno.
+ */
+int demo_token_create_fd(int bpffs_fd);
 
 /*
  * libbpf's bpf_token_create() takes (fd, pathname, opts) in v6 and
- * (bpffs_fd, opts) in mainline; the libbpf demos call it as v6 does,
+ * (bpffs_fd, opts) in the shipped ABI; the libbpf demos call it as v6 does,
  * through this.  Only for demos that include <bpf/bpf.h> first.
  */
 #ifdef __LIBBPF_BPF_H
@@ -351,7 +374,7 @@ int demo_bpffs_fd_for_token(int dir_fd, const char *pathname);
 static inline int demo_libbpf_token_create(int fd, const char *pathname,
 					   struct bpf_token_create_opts *opts)
 {
-#if DEMO_MAINLINE
+#if DEMO_SHIPPED_ABI
 	int bpffs_fd = demo_bpffs_fd_for_token(fd, pathname), token_fd;
 
 	if (bpffs_fd < 0)

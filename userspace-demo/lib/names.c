@@ -79,8 +79,8 @@ const char *demo_delegate_value(const char *key, const char *value, char *buf, s
 {
 	unsigned long long mask;
 
-	if (DEMO_MAINLINE)
-		return value;	/* upstream's kernel parses names itself */
+	if (DEMO_KERNEL_PARSES_NAMES())
+		return value;
 	if (demo_delegate_mask(key, value, &mask))
 		return value;
 	snprintf(buf, len, "0x%llx", mask);

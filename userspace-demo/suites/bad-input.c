@@ -131,7 +131,7 @@ static int token_attr_garbage(void)
 
 /*
  * A STACK map with map_token_fd = token_fd.  token_flag says whether
- * mainline's BPF_F_TOKEN_FD goes into map_flags too; v6 has no such flag
+ * the shipped BPF_F_TOKEN_FD goes into map_flags too; v6 has no such flag
  * and takes any non-zero fd as the token.
  */
 static int stack_map_create_flagged(int token_fd, bool token_flag)
@@ -143,12 +143,8 @@ static int stack_map_create_flagged(int token_fd, bool token_flag)
 	attr.value_size = 8;
 	attr.max_entries = 1;
 	attr.map_token_fd = token_fd;
-#if DEMO_MAINLINE
 	if (token_flag)
-		attr.map_flags |= BPF_F_TOKEN_FD;
-#else
-	(void)token_flag;
-#endif
+		attr.map_flags |= DEMO_TOKEN_FLAG;
 	return demo_close_result(demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr)));
 }
 
@@ -169,7 +165,7 @@ static int xdp_prog_load(int token_fd)
  * without it and meets the init namespace's capability check.  Upstream
  * made the token fd count only with BPF_F_TOKEN_FD set, and then any fd,
  * 0 included, is a token (kernel/bpf/syscall.c, map_create): the case
- * sets the flag, so mainline creates the map.
+ * sets the flag, so step 17 and mainline create the map.
  */
 static int token_at_fd_zero(int mnt_fd, void *arg)
 {
@@ -198,8 +194,8 @@ static int use_token_at_fd_zero(void)
 
 /*
  * The token fd without BPF_F_TOKEN_FD, as a v6 caller writes it.  v6
- * uses it; mainline ignores the field without the flag and judges the
- * request as if no token were there: EPERM in the container.
+ * uses it; step 17 and mainline ignore the field without the flag and
+ * judge the request as if no token were there: EPERM in the container.
  */
 static int token_without_flag(int mnt_fd, void *arg)
 {
@@ -337,9 +333,9 @@ static const struct demo_case cases[] = {
 	  EXPECT(UNKNOWN_CMD_BEFORE_03, { "03", -EINVAL }) },
 	{ "token.attr_garbage", token_attr_garbage, EXPECT(UNKNOWN_CMD_BEFORE_03) },
 	{ "use.token_at_fd_zero", use_token_at_fd_zero,
-	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", -EPERM }, { "mainline", 0 }) },
+	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "03", -EPERM }, { "17", 0 }) },
 	{ "use.token_fd_without_flag", use_token_fd_without_flag,
-	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "04", 0 }, { "mainline", -EPERM }) },
+	  EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "04", 0 }, { "17", -EPERM }) },
 	{ "use.map_fd_as_token", use_map_fd_as_token, EXPECT({ "00", -EPERM }, { "02", -EINVAL }) },
 	{ "use.prog_fd_as_token", use_prog_fd_as_token,
 	  EXPECT({ "00", -EPERM }, { "02", -E2BIG }, { "06", -EINVAL }) },

@@ -366,9 +366,10 @@ static void template_attr(union bpf_attr *attr, int cmd, int token_fd)
 	case BPF_BTF_LOAD:
 		DEMO_SET_TOKEN(attr->btf_token_fd, attr->btf_flags, token_fd);
 		break;
-	default:	/* BPF_TOKEN_CREATE: the mount root, relative to BPFFS */
+	default:	/* BPF_TOKEN_CREATE: the mount root */
 		token_create->bpffs_path_fd = token_fd;
-		token_create->bpffs_pathname = (uintptr_t)"";
+		/* v6 resolves "" below the fd; the shipped ABI has no pathname */
+		token_create->bpffs_pathname = DEMO_SHIPPED_ABI ? 0 : (uintptr_t)"";
 		break;
 	}
 }
@@ -453,7 +454,8 @@ static int attrs_in_container(int mnt_fd, void *arg)
 	union bpf_attr attr;
 
 	(void)arg;
-	pool.mount = mnt_fd;
+	/* the shipped ABI wants the root opened for real, not fsmount()'s O_PATH fd */
+	pool.mount = DEMO_SHIPPED_ABI ? demo_bpffs_fd_for_token(mnt_fd, "") : mnt_fd;
 	pool.token = demo_token_create(mnt_fd, "", 0);
 	if (pool.token < 0)
 		return pool.token;
@@ -464,7 +466,7 @@ static int attrs_in_container(int mnt_fd, void *arg)
 	pool.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	pool.closed = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	close(pool.closed);
-	if (pool.map < 0 || pool.prog < 0 || pool.devnull < 0 ||
+	if (pool.mount < 0 || pool.map < 0 || pool.prog < 0 || pool.devnull < 0 ||
 	    demo_read_int(UNPRIV_BPF_SYSCTL, &unpriv_bpf_disabled))
 		return -DEMO_SETUP_FAILED;
 	return fuzz_loop(attrs_iteration, "fuzz.token_attrs");
