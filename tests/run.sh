@@ -272,6 +272,8 @@ vm_all() {
 	t "matrix/columns" matrix_columns "$BUILD/report/matrix.tsv"
 	# the answer key's claims against what was just measured
 	t "matrix/answers" env ANSWERS_NEED_MATRIX=1 sh "$TOP/tests/host/answers.sh"
+	# the newest step against mainline: only the differences docs/mainline.md lists
+	t "matrix/newest-vs-mainline" env NEWEST_NEED_MATRIX=1 sh "$TOP/tests/host/newest_vs_mainline.sh"
 }
 
 # matrix.tsv is the long format other tools read: the fixed header, six

@@ -74,6 +74,14 @@ for s in $(shipped_abi_steps); do
 		cmp -s "$scratch/step.probe" "$scratch/mainline.probe"
 	cmp -s "$scratch/step.probe" "$scratch/mainline.probe" || diff "$scratch/step.probe" "$scratch/mainline.probe" | sed 's/^/    /' | head -10
 done
+# The shipped image is built against the newest step's headers alone, so
+# every step it boots must have those very headers.
+newest=$(step_id "$(series_steps | tail -1)")
+for s in $(shipped_abi_steps); do
+	id=$(step_id "$s")
+	check "step-$id's UAPI bpf.h is the newest step's, which its image's demos are built against" \
+		cmp -s "$OUT/step-$id/include/linux/bpf.h" "$OUT/step-$newest/include/linux/bpf.h"
+done
 # ... and it can fail: a v6 step's header differs
 probe "$OUT/step-$(step_id "$(v6_abi_steps | tail -1)")/include" >"$scratch/v6.probe" 2>&1 || true
 expect_fail "the probe tells $(v6_abi_steps | tail -1)'s UAPI from 6.12's" "differ" \
