@@ -143,10 +143,11 @@ LAST_STAMP := $(call STAMP_OF,$(LAST))
 
 # Each step is built on the one before it (the same object directory,
 # an incremental build), so its stamp depends on the previous step's and
-# on its own patch: an edit to step NN's patch redoes NN and the steps
-# after it.  Step 00 depends on what every kernel is made from.
+# on its own patch and config fragment: an edit to step NN's patch redoes
+# NN and the steps after it.  Step 00 depends on what every kernel is made from.
 define step_rule
-$(call STAMP_OF,$(1)): $(if $(2),$(call STAMP_OF,$(2)),$(KERNEL_IN) steps/series $(wildcard $(KERNEL_TARBALL))) $(wildcard steps/$(1)/patch)
+$(call STAMP_OF,$(1)): $(if $(2),$(call STAMP_OF,$(2)),$(KERNEL_IN) steps/series $(wildcard $(KERNEL_TARBALL))) \
+		$(wildcard steps/$(1)/patch steps/$(1)/config)
 	@sh kernel/build.sh $(1)
 endef
 $(foreach i,$(shell seq $(words $(STEPS))),$(eval $(call step_rule,$(word $(i),$(STEPS)),$(if $(filter-out 1,$(i)),$(word $(shell expr $(i) - 1),$(STEPS))))))

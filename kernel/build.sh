@@ -7,6 +7,9 @@
 #   stamp              what it was built from (commit, config fragments,
 #                      compiler, binutils and pahole versions)
 #
+# A step is built from tinyconfig, kernel/config/base.config and the
+# steps/NN-*/config fragments of it and the steps before it.
+#
 #   kernel/build.sh STEP [STEP...]
 #   kernel/build.sh --debug [STEP]
 #   kernel/build.sh --mainline
@@ -57,7 +60,7 @@ case ${1:-} in
 	label="step-$id (debug)"
 	dest=$OUT/debug
 	OBJ=$BUILD/obj-debug
-	FRAGMENTS="$FRAGMENTS $TOP/kernel/config/debug.config"
+	FRAGMENTS="$FRAGMENTS $(step_configs "$step") $TOP/kernel/config/debug.config"
 	sh "$TOP/kernel/tree.sh" checkout "$id"
 	;;
 --mainline)
@@ -82,6 +85,7 @@ case ${1:-} in
 	id=$(step_id "$step")
 	label=step-$id
 	dest=$OUT/step-$id
+	FRAGMENTS="$FRAGMENTS $(step_configs "$step")"
 	# the step's branch is current once the series is applied (the
 	# caller may have done that for several steps); checked out below,
 	# only if it needs building
@@ -89,6 +93,13 @@ case ${1:-} in
 	;;
 esac
 JOBS=${JOBS:-$(nproc)}
+# vmlinux BTF (a step's config, or mainline's): pahole must be there
+# before Kconfig looks (PAHOLE_VERSION), or DEBUG_INFO_BTF is dropped
+# and only named as missing afterwards
+# shellcheck disable=SC2086
+if grep -qs '^CONFIG_DEBUG_INFO_BTF=y' $FRAGMENTS; then
+	need_tools "a kernel with vmlinux BTF" pahole:dwarves
+fi
 
 if [ -z "$flavour" ]; then
 	commit=$(step_commit "$id")

@@ -64,6 +64,18 @@ step_abi() {
 	echo v6
 }
 
+# step_configs STEP: the config fragments steps/ adds for STEP, oldest
+# first.  A step's steps/NN-*/config applies to it and every later step
+# (vmlinux BTF from the step whose code needs it, say).
+step_configs() {
+	local _s _want
+	_want=$(step_id "$1")
+	for _s in $(series_steps); do
+		[ ! -f "$TOP/steps/$_s/config" ] || echo "$TOP/steps/$_s/config"
+		[ "$(step_id "$_s")" != "$_want" ] || return 0
+	done
+}
+
 # The step names of series lines on stdin: comments and blanks dropped.
 series_names() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d'

@@ -24,10 +24,12 @@
 
 /*
  * The options MOUNTPOINT shows in /proc/self/mountinfo include want: v6's
- * text on the steps, mainline's on upstream's kernel.  v6 shows masks in
- * hex.  Mainline, with vmlinux BTF, shows each set bit by its UAPI enum
- * name, lower case, without the prefix (kernel/bpf/inode.c,
- * seq_print_delegate_opts()), whether it was given as a name or a number.
+ * text through step 17, the names from step 18 on and on upstream's
+ * kernel.  v6 shows masks in hex.  Step 18 and mainline, with vmlinux
+ * BTF, show each set bit by its UAPI enum name, lower case, without the
+ * prefix (kernel/bpf/inode.c: bpf_show_delegate() on step-18,
+ * seq_print_delegate_opts() in 6.12), whether it was given as a name or
+ * a number.
  */
 static int options_shown(const char *v6, const char *mainline)
 {
@@ -125,9 +127,9 @@ static int mount_init_ns_options(void)
  * Names instead of numbers, as upstream's final BPF FS takes them.  v6
  * parses numbers only; on the steps the demo library turns the names
  * into the masks (lib/names.c, "# ... is sent as 0x..." in the output),
- * so the kernel shows hex.  On mainline the library passes the names as
- * they are and the kernel's own parser maps them through vmlinux BTF.
- * Case does not matter, on either.
+ * so the kernel shows hex.  From step 18 on, and on mainline, the library
+ * passes the names as they are and the kernel's own parser maps them
+ * through vmlinux BTF.  Case does not matter, on either.
  */
 static int mount_symbolic_names(void)
 {
@@ -150,10 +152,11 @@ static int mount_symbolic_names(void)
 
 /*
  * The same names given to the kernel directly, past the demo library:
- * only mainline's parser knows them (kernel/bpf/inode.c, bpf_parse_param()
- * and find_btf_enum_const(), with vmlinux BTF).  v6's parser takes "any"
- * or a number and says EINVAL; before step 02 BPF FS ignores options it
- * does not know, so the mount shows none.
+ * only the parser of step 18 and mainline knows them (kernel/bpf/inode.c,
+ * bpf_parse_delegate() on step-18, find_btf_enum_const() in 6.12, with
+ * vmlinux BTF).  v6's parser takes "any" or a number and says EINVAL;
+ * before step 02 BPF FS ignores options it does not know, so the mount
+ * shows none.
  */
 static int mount_names_parsed_by_kernel(void)
 {
@@ -266,7 +269,7 @@ static const struct demo_case cases[] = {
 	{ "mount.symbolic_names", mount_symbolic_names,
 	  EXPECT({ "00", -DEMO_CHECK_FAILED }, { "02", 0 }) },
 	{ "mount.names_parsed_by_kernel", mount_names_parsed_by_kernel,
-	  EXPECT({ "00", -DEMO_CHECK_FAILED }, { "02", -EINVAL }, { "mainline", 0 }) },
+	  EXPECT({ "00", -DEMO_CHECK_FAILED }, { "02", -EINVAL }, { "18", 0 }) },
 	{ "mount.remount_keeps_masks", mount_remount_keeps_masks,
 	  EXPECT({ "00", -DEMO_CHECK_FAILED }, { "02", 0 }) },
 	{ "mount.value_0x", value_0x, EXPECT({ "00", 0 }, { "02", -EINVAL }) },

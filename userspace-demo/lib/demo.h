@@ -134,10 +134,10 @@ int demo_wait_result(int pid);
 bool demo_step_since(const char *since);
 /*
  * The kernel parses symbolic delegate_* values and shows them by name
- * in mountinfo: upstream's (6c1752e0b6ca, with vmlinux BTF), no step of
- * the 6.1 tree.
+ * in mountinfo, through vmlinux BTF: from step 18 on, and upstream's
+ * (6c1752e0b6ca).
  */
-#define DEMO_KERNEL_PARSES_NAMES() demo_step_since("mainline")
+#define DEMO_KERNEL_PARSES_NAMES() demo_step_since("18")
 
 /* "ok" for 0, "EPERM" for -EPERM, ... */
 const char *demo_result_name(int result);

@@ -4,12 +4,12 @@
  *
  * Upstream's final BPF FS takes the enum names of the BPF UAPI, without
  * their prefix and in any case, ':'-separated, besides numbers and "any"
- * (with vmlinux BTF, which the mainline kernel has).  v6 takes only
+ * (with vmlinux BTF), and so do the steps from 18 on.  v6 takes only
  * numbers and "any".  The demo library accepts the names on every kernel:
- * on the steps it turns them into the mask v6 wants, so slides and
- * workshop commands can say what they delegate instead of showing hex;
- * on mainline it passes them as they are, and the kernel's own parser
- * maps them.
+ * on a kernel without the parser it turns them into the mask v6 wants,
+ * so slides and workshop commands can say what they delegate instead of
+ * showing hex; from step 18 on and on mainline it passes them as they
+ * are, and the kernel's own parser maps them.
  *
  * The tables come from the running step's own header (bpf-names.sh), so
  * a name exists exactly when that step's UAPI has the constant.
