@@ -191,8 +191,9 @@ static int token_released(void)
  * goes with the case's process); then the container does what
  * map.token_and_cap does.  The token is created, but is ignored for the
  * map, which leaves the container's namespaced CAP_BPF: EPERM.  v6 has
- * no such hook, and the steps' kernels no BPF LSM and no vmlinux BTF to
- * find a hook in: ENOENT from the missing /sys/kernel/btf/vmlinux.
+ * no such hook, and the steps' kernels no BPF LSM: ENOENT, from the
+ * missing /sys/kernel/btf/vmlinux before step 18, from the BTF lookup of
+ * the hook from step 18 on, when the kernel has BTF.
  */
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
 

@@ -5,8 +5,9 @@
  * takes an open fd of the BPF FS root, not a path.  Read it next to
  * steps/17-token-fd-flag/NOTES.md.
  *
- * This demo is built twice, like every demo: against step 16's headers
- * for the v6 steps, against step 17's for the later ones.  Each case
+ * This demo is built for each ABI, like every demo: against step 16's
+ * headers for the v6 steps, against the newest step's for the later
+ * ones (and against 6.12's for the mainline column).  Each case
  * writes the same source for both: the raw field without the flag, the
  * flag where the ABI has one (DEMO_TOKEN_FLAG is 0 for v6), v6's
  * token_create attr sent as it is.  What each kernel makes of those
@@ -16,6 +17,8 @@
  * Every case runs in the container flow (lib/container.c).  Before step
  * 03 there is no token to make, which the first entries of each EXPECT
  * say: no BPF FS for the container before 02, no BPF_TOKEN_CREATE in 02.
+ * On step 03 the token fd fields of the commands are still unknown
+ * bytes of the attr: EINVAL (CHECK_ATTR), E2BIG past the attr's end.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

@@ -9,7 +9,7 @@
  * turn names into numbers for a kernel that cannot parse them.  It then
  * reads the options /proc/self/mountinfo shows.  Before step 02 BPF FS
  * ignores options it does not know, so a value is accepted and nothing
- * is shown: the first entry of most EXPECTs.
+ * is shown: the first entry of each EXPECT.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
