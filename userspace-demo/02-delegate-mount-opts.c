@@ -160,28 +160,11 @@ static int mount_symbolic_names(void)
  */
 static int mount_names_parsed_by_kernel(void)
 {
-	int fs_fd, mnt_fd, err;
+	int root_fd = demo_bpffs_mount_as_is(MOUNTPOINT, "delegate_cmds", "MAP_CREATE:btf_load");
 
-	if (demo_enter_mountns())
-		return -DEMO_SETUP_FAILED;
-	fs_fd = demo_fsopen("bpf");
-	if (fs_fd < 0)
-		return -DEMO_SETUP_FAILED;
-	err = 0;
-	if (syscall(SYS_fsconfig, fs_fd, FSCONFIG_SET_STRING, "delegate_cmds",
-		    "MAP_CREATE:btf_load", 0))
-		err = -errno;
-	if (!err)
-		err = demo_fs_create(fs_fd);
-	mnt_fd = err ? err : demo_fsmount(fs_fd);
-	close(fs_fd);
-	if (mnt_fd < 0)
-		return mnt_fd;
-	mkdir(MOUNTPOINT, 0700);
-	err = demo_mount_at(mnt_fd, MOUNTPOINT);
-	close(mnt_fd);
-	if (err)
-		return err;
+	if (root_fd < 0)
+		return root_fd;
+	close(root_fd);
 	return options_shown("delegate_cmds=0x", "delegate_cmds=map_create:btf_load");
 }
 

@@ -4,20 +4,17 @@
  * and shows them by name.  Read it next to steps/18-delegate-names/NOTES.md.
  *
  * Each case mounts a BPF FS in a mount namespace of its own, as root in
- * the init namespace, with one option sent to fsconfig() as written: not
- * through the demo library's name translation (lib/names.c), which would
- * turn names into numbers for a kernel that cannot parse them.  It then
+ * the init namespace, with one option sent to fsconfig() as written
+ * (demo_bpffs_mount_as_is()): not through the demo library's name translation
+ * (lib/names.c), which would turn names into numbers for a kernel that
+ * cannot parse them.  It then
  * reads the options /proc/self/mountinfo shows.  Before step 02 BPF FS
  * ignores options it does not know, so a value is accepted and nothing
  * is shown: the first entry of each EXPECT.
  */
 #define _GNU_SOURCE
-#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/mount.h>
 
 #include "demo.h"
 
@@ -30,29 +27,13 @@
  */
 static int mount_shows(const char *key, const char *value, const char *shown)
 {
+	int root_fd = demo_bpffs_mount_as_is(MOUNTPOINT, key, value), err;
 	char opts[512];
-	int fs_fd, mnt_fd, err = 0;
 
-	if (demo_enter_mountns())
-		return -DEMO_SETUP_FAILED;
-	fs_fd = demo_fsopen("bpf");
-	if (fs_fd < 0)
-		return -DEMO_SETUP_FAILED;
-	if (syscall(SYS_fsconfig, fs_fd, FSCONFIG_SET_STRING, key, value, 0))
-		err = -errno;
-	if (err)
-		demo_print_fs_log(fs_fd, "fsconfig");
-	if (!err)
-		err = demo_fs_create(fs_fd);
-	mnt_fd = err ? err : demo_fsmount(fs_fd);
-	close(fs_fd);
-	if (mnt_fd < 0)
-		return mnt_fd;
-	mkdir(MOUNTPOINT, 0700);
-	err = demo_mount_at(mnt_fd, MOUNTPOINT);
-	close(mnt_fd);
-	if (!err)
-		err = demo_mount_options(MOUNTPOINT, opts, sizeof(opts));
+	if (root_fd < 0)
+		return root_fd;
+	close(root_fd);
+	err = demo_mount_options(MOUNTPOINT, opts, sizeof(opts));
 	if (err)
 		return err;
 	demo_note("%s=%s shows as: %s", key, value, opts);

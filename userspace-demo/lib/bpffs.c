@@ -11,7 +11,9 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/mount.h>
 
 #include "demo.h"
 
@@ -26,11 +28,15 @@ int demo_bpffs_context(const struct demo_fsopt *opts, int *fs_fd)
 	return demo_fsconfig_options(*fs_fd, opts, "init");
 }
 
-int demo_bpffs_mount(const char *mountpoint, const struct demo_fsopt *opts)
+/*
+ * Create the context's superblock (unless err, its configuration's
+ * error, says no), mount it at mountpoint and close the context: a
+ * directory fd of the mount root, or -errno.
+ */
+static int mount_context(int fs_fd, int err, const char *mountpoint)
 {
-	int fs_fd, mnt_fd, root_fd, err;
+	int mnt_fd, root_fd;
 
-	err = demo_bpffs_context(opts, &fs_fd);
 	if (!err)
 		err = demo_fs_create(fs_fd);
 	mnt_fd = err ? err : demo_fsmount(fs_fd);
@@ -47,4 +53,28 @@ int demo_bpffs_mount(const char *mountpoint, const struct demo_fsopt *opts)
 		return err;
 	root_fd = open(mountpoint, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	return root_fd < 0 ? -DEMO_SETUP_FAILED : root_fd;
+}
+
+int demo_bpffs_mount(const char *mountpoint, const struct demo_fsopt *opts)
+{
+	int fs_fd, err;
+
+	err = demo_bpffs_context(opts, &fs_fd);
+	return mount_context(fs_fd, err, mountpoint);
+}
+
+int demo_bpffs_mount_as_is(const char *mountpoint, const char *key, const char *value)
+{
+	int fs_fd, err = 0;
+
+	if (demo_enter_mountns())
+		return -DEMO_SETUP_FAILED;
+	fs_fd = demo_fsopen("bpf");
+	if (fs_fd < 0)
+		return -DEMO_SETUP_FAILED;
+	if (syscall(SYS_fsconfig, fs_fd, FSCONFIG_SET_STRING, key, value, 0)) {
+		err = -errno;
+		demo_print_fs_log(fs_fd, "init");
+	}
+	return mount_context(fs_fd, err, mountpoint);
 }

@@ -189,6 +189,12 @@ int demo_mount_options(const char *mountpoint, char *buf, size_t len);
  */
 int demo_bpffs_context(const struct demo_fsopt *opts, int *fs_fd);
 int demo_bpffs_mount(const char *mountpoint, const struct demo_fsopt *opts);
+/*
+ * demo_bpffs_mount() with one option sent as written, past the library's
+ * translation of delegation names into masks (lib/names.c): what a
+ * kernel's own parser makes of it.
+ */
+int demo_bpffs_mount_as_is(const char *mountpoint, const char *key, const char *value);
 
 /*
  * Symbolic delegation values (lib/names.c): demo_delegate_mask() turns
