@@ -134,20 +134,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 matrix=${ANSWERS_MATRIX:-$BUILD/report/matrix.tsv}
-compare=$matrix
-if [ "${ANSWERS_NEED_MATRIX:-0}" = 1 ]; then
-	check "the matrix to compare with exists" [ -s "$matrix" ]
-elif [ ! -s "$matrix" ]; then
-	echo "  skip: measured results (no $matrix yet; make matrix)"
-	compare=
-else
-	newer=$(find "$TOP/userspace-demo" "$TOP/steps" -newer "$matrix" \
-		\( -name '*.c' -o -name '*.h' -o -name patch \) | head -n 1)
-	if [ -n "$newer" ]; then
-		echo "  skip: measured results ($matrix is older than ${newer#"$TOP"/}; make matrix)"
-		compare=
-	fi
-fi
+matrix_to_compare "$matrix" "${ANSWERS_NEED_MATRIX:-0}"
 
 ids=$(series_ids | tr '\n' ' ')
 patch13=$TOP/steps/13-selftest-token/patch

@@ -78,3 +78,25 @@ as_nobody_deps() {
 	rm -rf "$copy"
 	return $rc
 }
+
+# matrix_to_compare MATRIX NEED: sets compare to MATRIX when the tests
+# may compare their claims with it, else to nothing.  NEED=1 (right
+# after the VM phase) makes its presence a check; otherwise a missing
+# matrix, or one older than a demo source or a step patch, is a skip,
+# said on a line of its own.
+matrix_to_compare() {
+	compare=$1
+	if [ "$2" = 1 ]; then
+		check "the matrix to compare with exists" [ -s "$1" ]
+	elif [ ! -s "$1" ]; then
+		echo "  skip: measured results (no $1 yet; make matrix)"
+		compare=
+	else
+		newer=$(find "$TOP/userspace-demo" "$TOP/steps" -newer "$1" \
+			\( -name '*.c' -o -name '*.h' -o -name patch \) | head -n 1)
+		if [ -n "$newer" ]; then
+			echo "  skip: measured results ($1 is older than ${newer#"$TOP"/}; make matrix)"
+			compare=
+		fi
+	fi
+}

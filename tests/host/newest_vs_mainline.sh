@@ -48,19 +48,8 @@ newest=$(step_id "$(series_steps | tail -1)")
 check "docs/mainline.md has the section '$heading'" grep -qx "$heading" "$page"
 listed "$page" >"$scratch/listed"
 
-if [ "${NEWEST_NEED_MATRIX:-0}" = 1 ]; then
-	check "the matrix to compare with exists" [ -s "$matrix" ]
-	compare=1
-elif [ ! -s "$matrix" ]; then
-	echo "  skip: measured results (no $matrix yet; make matrix)"
-	compare=0
-else
-	newer=$(find "$TOP/userspace-demo" "$TOP/steps" -newer "$matrix" \
-		\( -name '*.c' -o -name '*.h' -o -name patch \) | head -n 1)
-	compare=1
-	[ -z "$newer" ] || { echo "  skip: measured results ($matrix is older than ${newer#"$TOP"/}; make matrix)"; compare=0; }
-fi
-if [ $compare = 1 ] && [ -s "$matrix" ]; then
+matrix_to_compare "$matrix" "${NEWEST_NEED_MATRIX:-0}"
+if [ -n "$compare" ] && [ -s "$matrix" ]; then
 	differing "$matrix" "$newest" >"$scratch/differing"
 	check "step-$newest reads as mainline but for the $(wc -l <"$scratch/listed") case(s) the page lists" \
 		same_set "$scratch/differing" "$scratch/listed"
