@@ -376,12 +376,14 @@ all)
 	phase "building every step, its demos and the v6 initramfs" "builds"
 	if make -s -C "$TOP" initramfs; then
 		pass "build/all-steps"
-		build_warnings
 		phase "the mainline column: Debian's 6.12 and every demo against its headers" "mainline"
 		t "build/mainline" make -s -C "$TOP" initramfs-mainline
 		# the steps of the shipped ABI: every demo against the newest
-		# step's headers, linked with 6.12's libbpf (built just above)
+		# step's headers, linked with 6.12's libbpf (built just above).
+		# Their kernels are built here, not by "make initramfs", so
+		# every step's warnings log exists only from this point on.
 		t "build/shipped-abi-image" make -s -C "$TOP" initramfs-shipped
+		build_warnings
 		phase "checkpatch on every step patch" "checkpatch"
 		checkpatch
 		phase "compiling each step's callers under a wide config" "wide compile"
