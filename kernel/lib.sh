@@ -329,7 +329,7 @@ kconfig_merge() {
 			{ cat "$obj/merge.log" >&2; die "merge_config.sh failed for $label"; }
 		printf '%s\n' "$fhash" >"$obj/fragment.hash"
 	fi
-	# olddefconfig warns about every choice a fragment flips (xz -> gzip):
+	# olddefconfig warns about every choice a fragment flips:
 	# kept in the log, shown only on failure
 	kmake "$tree" "$obj" -s olddefconfig >>"$obj/merge.log" 2>&1 ||
 		{ cat "$obj/merge.log" >&2; die "make olddefconfig failed for $label"; }
