@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <bpf/btf.h>
 
 #include "demo.h"
 
@@ -195,59 +194,26 @@ static int token_released(void)
  * missing /sys/kernel/btf/vmlinux before step 18, from the BTF lookup of
  * the hook from step 18 on, when the kernel has BTF.
  */
-#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
-
 static const struct bpf_insn deny_token_map_create[] = {
-	/* r2 = ctx[1]: the hook's enum bpf_cmd argument */
+	/*
+	 * r2 = ctx[1]: the hook's enum bpf_cmd argument, in the low half
+	 * of its u64 slot, so compared in 32 bits
+	 */
 	{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_2, .src_reg = BPF_REG_1, .off = 8 },
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-	{ .code = BPF_JMP | BPF_JNE | BPF_K, .dst_reg = BPF_REG_2, .off = 1, .imm = BPF_MAP_CREATE },
+	{ .code = BPF_JMP32 | BPF_JNE | BPF_K, .dst_reg = BPF_REG_2, .off = 1, .imm = BPF_MAP_CREATE },
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = -EPERM },
 	{ .code = BPF_JMP | BPF_EXIT },
 };
-
-/* An LSM program on bpf_token_cmd, attached: the link fd, or -errno. */
-static int attach_token_cmd_lsm(void)
-{
-	union bpf_attr attr;
-	struct btf *btf;
-	int id, prog_fd, link_fd;
-
-	if (access(VMLINUX_BTF, R_OK))
-		return -errno;
-	btf = btf__parse(VMLINUX_BTF, NULL);
-	if (!btf)
-		return -DEMO_SETUP_FAILED;
-	id = btf__find_by_name_kind(btf, "bpf_lsm_bpf_token_cmd", BTF_KIND_FUNC);
-	btf__free(btf);
-	if (id < 0)
-		return id;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_LSM;
-	attr.expected_attach_type = BPF_LSM_MAC;
-	attr.attach_btf_id = id;
-	attr.insns = (uintptr_t)deny_token_map_create;
-	attr.insn_cnt = DEMO_ARRAY_SIZE(deny_token_map_create);
-	attr.license = (uintptr_t)"GPL";
-	prog_fd = demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
-	if (prog_fd < 0)
-		return prog_fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.link_create.prog_fd = prog_fd;
-	attr.link_create.attach_type = BPF_LSM_MAC;
-	link_fd = demo_bpf(BPF_LINK_CREATE, &attr, sizeof(attr));
-	close(prog_fd);
-	return link_fd;
-}
 
 static int lsm_denies_token_cmd(void)
 {
 	static const struct map_case c = {
 		MAP_CREATE_CMD, STACK_MAPS, BPF_MAP_TYPE_STACK, WITH_TOKEN, true
 	};
-	int link_fd = attach_token_cmd_lsm(), err;
+	int link_fd = demo_lsm_attach("bpf_token_cmd", deny_token_map_create,
+				      DEMO_ARRAY_SIZE(deny_token_map_create));
+	int err;
 
 	if (link_fd < 0)
 		return link_fd;

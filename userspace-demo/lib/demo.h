@@ -394,6 +394,21 @@ static inline int demo_libbpf_token_create(int fd, const char *pathname,
 }
 #endif
 
+/* ---- the kernel's BTF and BPF LSM programs (lsm.c) ---- */
+
+/*
+ * Load insns as a BPF LSM program on the kernel's bpf_lsm_<hook> and
+ * attach it: the link fd (closing it detaches the program), or -errno,
+ * -ENOENT when the kernel has no vmlinux BTF or no such hook.  The
+ * program's ctx is the hook's arguments, one u64 each: ctx[0] at r1 + 0,
+ * ctx[1] at r1 + 8, and so on.  Only init-namespace root may do this.
+ */
+int demo_lsm_attach(const char *hook, const struct bpf_insn *insns, uint32_t insn_cnt);
+/* offsetof(struct type, member) in the running kernel, from its BTF, or -errno */
+int demo_kernel_member_offset(const char *type, const char *member);
+/* the BTF id of type `name` of `kind` (BTF_KIND_*) in the running kernel, or -errno */
+int demo_kernel_btf_id(const char *name, int kind);
+
 /* ARRAY map create with `value` where the series puts map_token_fd */
 int demo_map_create_token_field(uint32_t value);
 /* For cases that only need to know whether an fd came back: close it. */
