@@ -103,6 +103,24 @@ int demo_prog_load_token(enum bpf_prog_type type, enum bpf_attach_type expected,
 	DEMO_SET_TOKEN(attr.prog_token_fd, attr.prog_flags, token_fd);
 	return demo_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 }
+
+int demo_stack_map_with_token(int mnt_fd, void *arg)
+{
+	int token_fd = demo_token_create(mnt_fd, "", 0), err;
+	union bpf_attr attr;
+
+	(void)arg;
+	if (token_fd < 0)
+		return token_fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_STACK;
+	attr.value_size = 8;
+	attr.max_entries = 1;
+	DEMO_SET_TOKEN(attr.map_token_fd, attr.map_flags, token_fd);
+	err = demo_close_result(demo_bpf(BPF_MAP_CREATE, &attr, sizeof(attr)));
+	close(token_fd);
+	return err;
+}
 #endif
 
 int demo_cgroup_attach_root(int prog_fd, enum bpf_attach_type type)

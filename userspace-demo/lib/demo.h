@@ -265,6 +265,21 @@ int demo_fd_from_container(const struct demo_delegation *d, enum demo_fd_out wha
 	.attachs = 1ULL << BPF_XDP,					\
 })
 
+/* What the LSM demos delegate: BPF_MAP_CREATE of STACK maps (CAP_BPF). */
+#define DEMO_STACK_MAP_DELEGATION ((const struct demo_delegation){	\
+	.cmds = 1ULL << BPF_MAP_CREATE,					\
+	.maps = 1ULL << BPF_MAP_TYPE_STACK,				\
+})
+
+/*
+ * A demo_userns_fn: a token from the container's BPF FS, then a STACK
+ * map made with it (and closed): 0 or -errno of the first that failed.
+ * Like demo_prog_load_token(), for UAPIs with the token fields.
+ */
+#if DEMO_HAS_PROG_TOKEN
+int demo_stack_map_with_token(int mnt_fd, void *arg);
+#endif
+
 /* ---- reference leaks (leak.c) ---- */
 
 /*
