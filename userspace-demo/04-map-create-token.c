@@ -190,9 +190,9 @@ static int token_released(void)
  * goes with the case's process); then the container does what
  * map.token_and_cap does.  The token is created, but is ignored for the
  * map, which leaves the container's namespaced CAP_BPF: EPERM.  v6 has
- * no such hook, and the steps' kernels no BPF LSM: ENOENT, from the
- * missing /sys/kernel/btf/vmlinux before step 18, from the BTF lookup of
- * the hook from step 18 on, when the kernel has BTF.
+ * no such hook; step 21 adds it (steps/21-lsm-token-hooks).  Before,
+ * demo_lsm_attach() answers ENOENT: no /sys/kernel/btf/vmlinux before
+ * step 18, no bpf_lsm_bpf_token_cmd in it on 18-20.
  */
 static const struct bpf_insn deny_token_map_create[] = {
 	/*
@@ -247,7 +247,7 @@ static const struct demo_case cases[] = {
 	{ "map.closed_fd", closed_fd, EXPECT({ "00", -EPERM }, { "02", -EINVAL }, { "04", -EBADF }) },
 	{ "map.token_released", token_released, EXPECT(TOKEN_BEFORE_04, { "04", 0 }) },
 	{ "map.lsm_denies_token_cmd", lsm_denies_token_cmd,
-	  EXPECT({ "00", -ENOENT }, { "mainline", -EPERM }) },
+	  EXPECT({ "00", -ENOENT }, { "21", -EPERM }) },
 };
 
 int main(int argc, char **argv)
