@@ -213,7 +213,7 @@ initramfs-mainline: build/initramfs-mainline.cpio.gz
 # The shipped image, for the steps that speak the ABI 6.9 shipped: every
 # demo, suite and tool against the newest step's headers, linked with
 # 6.12's libbpf (1.5, a release that speaks that ABI), and the newest
-# step's token selftest.
+# step's token selftests: its tree's and upstream's.
 SHIPPED_BINS := $(addprefix build/demos-shipped/,$(DEMOS) $(SUITES) $(TOOLS))
 SHIPPED_DEMO_STAMP := build/demos-shipped/stamp
 $(SHIPPED_DEMO_STAMP): $(ALL_DEMO_SRC) $(DEMO_IN) $(LAST_STAMP) $(MAINLINE_STAMP)
@@ -225,7 +225,16 @@ $(SHIPPED_DEMO_STAMP): $(ALL_DEMO_SRC) $(DEMO_IN) $(LAST_STAMP) $(MAINLINE_STAMP
 demos-shipped: $(SHIPPED_DEMO_STAMP)
 demos: $(if $(SHIPPED_STEPS),$(SHIPPED_DEMO_STAMP))
 
-build/initramfs-shipped.cpio.gz: $(SHIPPED_DEMO_STAMP) $(LAST_STAMP) vm/init vm/mkinitramfs.sh $(wildcard /bin/busybox)
+# Upstream's own token selftest for the newest step, as the mainline
+# column has it: 6.12's prog_tests/token.c and its BPF programs, these
+# compiled against the step's vmlinux BTF (kernel/upstream-token.sh).
+LAST_UPSTREAM_TOKEN := build/out/step-$(call step_id,$(LAST))/selftests/upstream_token
+$(LAST_UPSTREAM_TOKEN): $(LAST_STAMP) $(MAINLINE_STAMP) kernel/upstream-token.sh \
+		$(wildcard userspace-demo/upstream/*)
+	@sh kernel/upstream-token.sh build-step $(LAST)
+
+build/initramfs-shipped.cpio.gz: $(SHIPPED_DEMO_STAMP) $(LAST_STAMP) $(LAST_UPSTREAM_TOKEN) \
+		vm/init vm/mkinitramfs.sh $(wildcard /bin/busybox)
 	@sh vm/mkinitramfs.sh --shipped $(SHIPPED_BINS)
 initramfs-shipped: build/initramfs-shipped.cpio.gz
 

@@ -108,10 +108,13 @@ else
 fi
 toolchain=$(toolchain_id)
 want="$commit $(file_hash $FRAGMENTS ${STAMP_EXTRA:-}) $toolchain"
+# shellcheck disable=SC2086
 if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$want" ] && [ -f "$dest/bzImage" ] &&
 	[ -f "$dest/build-warnings.log" ] &&
 	{ [ "$flavour" = debug ] || [ -f "$dest/libbpf/libbpf.a" ]; } &&
-	{ [ "$flavour" != mainline ] || [ -x "$dest/selftests/upstream_token" ]; }; then
+	{ [ "$flavour" != mainline ] || [ -x "$dest/selftests/upstream_token" ]; } &&
+	{ [ -n "$flavour" ] || ! grep -qs '^CONFIG_DEBUG_INFO_BTF=y' $FRAGMENTS ||
+		[ -f "$dest/vmlinux.btf" ]; }; then
 	info "$label: up to date (${commit%"${commit#????????????}"})"
 	# make asked because a file the build is made from is newer than
 	# the stamp (a checkout, a touch): the build is current, say so
@@ -212,8 +215,20 @@ build_selftests() {
 		die "the token selftest of step-$id does not build"
 }
 
+# A step with vmlinux BTF keeps it, raw as /sys/kernel/btf/vmlinux has
+# it: upstream's token selftest compiles its BPF programs against the
+# newest step's (kernel/upstream-token.sh build-step), after the object
+# directory has moved on to other builds.
+keep_btf() {
+	rm -f "$dest/vmlinux.btf"
+	[ -z "$flavour" ] && grep -qs '^CONFIG_DEBUG_INFO_BTF=y' "$OBJ/.config" || return 0
+	objcopy -O binary --only-section=.BTF "$OBJ/vmlinux" "$dest/vmlinux.btf" ||
+		die "could not copy the vmlinux BTF of $label"
+}
+
 configure
 build_kernel
+keep_btf
 if [ "$flavour" = debug ]; then
 	echo "$id" >"$dest/step"
 else

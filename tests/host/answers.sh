@@ -36,6 +36,11 @@ case_exists() {
 		*) false ;;
 		esac
 		;;
+	selftest:upstream_token)
+		# 6.12's prog_tests/token.c names each subtest in test__start_subtest()
+		grep -qF "test__start_subtest(\"$4\")" \
+			"$MAINLINE_LINUX/tools/testing/selftests/bpf/prog_tests/token.c"
+		;;
 	*)
 		src=$1/$3.c
 		[ -f "$src" ] || src=$1/suites/$3.c

@@ -4,8 +4,9 @@
 # the cases docs/mainline.md lists under "## The newest step against
 # 6.12", each with its reason.  A case that differs and is not listed
 # fails, and so does one listed that no longer differs: the page stays
-# what the matrix says.  The selftest rows are different tests on the
-# two kernels (the tree's own, upstream's) and are left out.
+# what the matrix says.  Upstream's own token selftest runs on both
+# kernels and its rows are compared like a demo's; the tree's own
+# (test_token) is the series' and runs on the steps alone.
 #
 # Needs build/report/matrix.tsv newer than the demo sources and step
 # patches; tests/run.sh runs it right after the matrix with
@@ -20,10 +21,11 @@ heading='## The newest step against 6.12'
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# differing MATRIX STEP: "demo:case" of every non-selftest case whose
+# differing MATRIX STEP: "demo:case" of every case both kernels run whose
 # measured answer on STEP is not mainline's
 differing() {
-	awk -F'\t' -v s="$2" 'NR > 1 && $1 !~ /^selftest:/ && ($3 == s || $3 == "mainline") {
+	awk -F'\t' -v s="$2" 'NR > 1 && ($1 !~ /^selftest:/ || $1 == "selftest:upstream_token") &&
+		($3 == s || $3 == "mainline") {
 			k = $1 ":" $2; got[k, $3] = $5; keys[k] = 1
 		}
 		END { for (k in keys) if (got[k, s] != got[k, "mainline"]) print k }' "$1" | sort
@@ -53,6 +55,12 @@ if [ -n "$compare" ] && [ -s "$matrix" ]; then
 	differing "$matrix" "$newest" >"$scratch/differing"
 	check "step-$newest reads as mainline but for the $(wc -l <"$scratch/listed") case(s) the page lists" \
 		same_set "$scratch/differing" "$scratch/listed"
+	upstream_ok=$(awk -F'\t' -v s="$newest" '$1 == "selftest:upstream_token" && $3 == s && $5 == "ok"' "$matrix" | wc -l)
+	upstream_all=$(awk -F'\t' '$1 == "selftest:upstream_token" && $3 == "mainline"' "$matrix" | wc -l)
+	all_ok=no
+	[ "$upstream_all" -gt 0 ] && [ "$upstream_ok" = "$upstream_all" ] && all_ok=yes
+	check "upstream's token selftest on step-$newest: $upstream_ok of mainline's $upstream_all subtests ok" \
+		[ "$all_ok" = yes ]
 fi
 
 # the check itself can fail, both ways

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Upstream's token selftest in the mainline column: its files are the
-# 6.12 tree's, byte for byte (kernel/upstream-token.sh check), and our
+# Upstream's token selftest in the mainline column and on the newest
+# step: its files are the 6.12 tree's, byte for byte (kernel/upstream-token.sh check), and our
 # stand-in for test_progs reports each subtest in KTAP, a failed
 # assertion in a forked child included.
 . "$(dirname "$0")/lib.sh"
@@ -12,6 +12,13 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 check "the mainline build made upstream_token" [ -x "$OUT/mainline/selftests/upstream_token" ]
+# ... and the newest step's, the same test against its own BTF
+last=$(step_id "$(series_steps | tail -1)")
+check "step-$last has upstream_token too, in the image it boots" \
+	sh -c "[ -x '$OUT/step-$last/selftests/upstream_token' ] &&
+		grep -q '^file /selftests/upstream_token $OUT/step-$last/' '$BUILD/initramfs-shipped.cpio.gz.list'"
+expect_fail "a step without vmlinux BTF is refused, named" "step-00 has no vmlinux BTF" \
+	sh "$TOP/kernel/upstream-token.sh" build-step 00
 check "build/linux-mainline's upstream files are the 6.12 tree's" \
 	sh "$TOP/kernel/upstream-token.sh" check "$MAINLINE_LINUX"
 
