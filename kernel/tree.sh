@@ -239,8 +239,26 @@ patch_of() {
 	fi
 }
 
+# Our git am marks itself (.git/bpftok-am) while it runs, so that one a
+# stop killed midway is known for ours and undone at the next apply.
 am() {
-	git_linux am -q --keep-cr --committer-date-is-author-date "$@" >"$BUILD/am.log" 2>&1
+	local rc=0
+	: >"$LINUX/.git/bpftok-am"
+	git_linux am -q --keep-cr --committer-date-is-author-date "$@" >"$BUILD/am.log" 2>&1 || rc=$?
+	rm -f "$LINUX/.git/bpftok-am"
+	return $rc
+}
+
+# A git am in progress that no port stopped (continue_stopped): ours, killed
+# midway (Ctrl-C, a timeout), is aborted; anyone else's is left alone.
+abort_killed_am() {
+	[ -d "$LINUX/.git/rebase-apply" ] || { rm -f "$LINUX/.git/bpftok-am"; return 0; }
+	[ -f "$LINUX/.git/bpftok-am" ] ||
+		die "build/linux has a git am or rebase in progress (.git/rebase-apply) that is not this project's; nothing was touched.
+  Finish it (git -C build/linux am --continue) or drop it (git -C build/linux am --abort), then run this again."
+	info "build/linux: a git am of an earlier run was stopped midway; aborting it"
+	git_linux am --abort >/dev/null 2>&1 || true
+	rm -f "$LINUX/.git/bpftok-am"
 }
 
 # status_line STEP HOW PATCH FILES: one row of $BUILD/apply.tsv
@@ -331,6 +349,7 @@ apply_all() {
 	[ -d "$LINUX/.git" ] || extract_pristine
 	check_extracted "$LINUX" linux-source-6.1
 	continue_stopped
+	[ -f "$LINUX/.git/bpftok-stopped" ] || abort_killed_am
 	ensure_clean
 	here=$(git_linux symbolic-ref --short -q HEAD || true)
 	prev=

@@ -51,4 +51,22 @@ git_linux branch -f "$sbranch" "$orig"
 git_linux checkout -q "$branch"
 check "tree.sh is happy again" sh "$TOP/kernel/tree.sh" apply
 check "... and so is make distclean's guard" sh "$TOP/kernel/tree.sh" guard
+
+# 4. a git am stopped midway: the newest step's patch again on its own
+# branch does not apply, and git am leaves .git/rebase-apply behind, as
+# one that a Ctrl-C interrupted does.  Someone else's is left alone;
+# one that tree.sh marked as its own (.git/bpftok-am) is undone.
+git_linux checkout -q "$sbranch"
+git_linux am -q "$TOP/steps/$step/patch" >/dev/null 2>&1 || true
+check "(set-up) git am left .git/rebase-apply" [ -d "$LINUX/.git/rebase-apply" ]
+expect_fail "tree.sh stops at a git am that is not its own" "not this project's" \
+	sh "$TOP/kernel/tree.sh" apply
+check "... and leaves it in progress" [ -d "$LINUX/.git/rebase-apply" ]
+: >"$LINUX/.git/bpftok-am"
+check "tree.sh aborts its own git am that a stop interrupted, and applies" \
+	sh "$TOP/kernel/tree.sh" apply
+check "... no git am is left in progress" \
+	sh -c "[ ! -d '$LINUX/.git/rebase-apply' ] && [ ! -f '$LINUX/.git/bpftok-am' ]"
+check "... and $sbranch is where it was" [ "$(git_linux rev-parse "$sbranch")" = "$orig" ]
+git_linux checkout -q "$branch"
 done_testing
