@@ -41,7 +41,7 @@ endif
 .NOTPARALLEL:
 .DELETE_ON_ERROR:
 .PHONY: help deps tree check-step build build-all build-debug build-mainline demos demos-mainline initramfs \
-	initramfs-mainline demos-shipped initramfs-shipped run run-debug fuzz vm matrix demo check \
+	initramfs-mainline demos-shipped initramfs-shipped client run run-debug fuzz vm matrix demo check \
 	refresh series branches docs slides bundle checkpatch compat port fresh wide-check test-host bench clean distclean
 
 help:
@@ -70,6 +70,8 @@ help:
 	@echo "  make vm STEP=NN      interactive shell in that step's VM (STEP=mainline: 6.12's)"
 	@echo "      [DELEGATE='delegate_cmds=map_create:prog_load delegate_maps=array']"
 	@echo "                       ... with a BPF FS delegating that at /mnt/delegated"
+	@echo "  make client          6.12's bpftool (static, its libbpf 1.5) and the object the client"
+	@echo "                       suite loads with it -> build/client/ (every image carries them)"
 	@echo "  make build-mainline  Debian's 6.12 (upstream's final BPF token) with BTF, JIT and BPF LSM,"
 	@echo "                       and upstream's own token selftest -> build/out/mainline"
 	@echo "  make run STEP=mainline [CASES=...]  every demo and suite on it, through the compat layer,"
@@ -180,10 +182,17 @@ $(EXTRA_STAMP): $(EXTRA_SRC) $(LATE_SRC) $(DEMO_IN) $(LAST_V6_STAMP)
 	@touch $@
 demos: $(DEMO_BINS) $(EXTRA_STAMP)
 
+# The real client every image carries for the client suite: 6.12's
+# bpftool, built from that tree with its libbpf, and the object it loads.
+CLIENT := build/client/bpftool build/client/xdp_pass.bpf.o
+$(CLIENT) &: kernel/client.sh userspace-demo/client/xdp_pass.bpf.c $(wildcard $(MAINLINE_TARBALL))
+	@sh kernel/client.sh
+client: $(CLIENT)
+
 # The image holds busybox, vm/init, the demos and the newest v6 step's
 # token selftest (built with that step's kernel).
 V6_STAMPS := $(foreach s,$(V6_STEPS),$(call STAMP_OF,$(s)))
-build/initramfs.cpio.gz: $(DEMO_BINS) $(EXTRA_STAMP) $(V6_STAMPS) vm/init vm/mkinitramfs.sh $(wildcard /bin/busybox)
+build/initramfs.cpio.gz: $(DEMO_BINS) $(EXTRA_STAMP) $(V6_STAMPS) $(CLIENT) vm/init vm/mkinitramfs.sh $(wildcard /bin/busybox)
 	@sh vm/mkinitramfs.sh $(DEMO_BINS) $(EXTRA_BINS)
 initramfs: build/initramfs.cpio.gz
 
@@ -206,7 +215,7 @@ $(MAINLINE_DEMO_STAMP): $(ALL_DEMO_SRC) $(DEMO_IN) $(MAINLINE_STAMP)
 	@touch $@
 demos-mainline: $(MAINLINE_DEMO_STAMP)
 
-build/initramfs-mainline.cpio.gz: $(MAINLINE_DEMO_STAMP) vm/init vm/mkinitramfs.sh $(wildcard /bin/busybox)
+build/initramfs-mainline.cpio.gz: $(MAINLINE_DEMO_STAMP) $(CLIENT) vm/init vm/mkinitramfs.sh $(wildcard /bin/busybox)
 	@sh vm/mkinitramfs.sh --mainline $(MAINLINE_BINS)
 initramfs-mainline: build/initramfs-mainline.cpio.gz
 
@@ -233,7 +242,7 @@ $(LAST_UPSTREAM_TOKEN): $(LAST_STAMP) $(MAINLINE_STAMP) kernel/upstream-token.sh
 		$(wildcard userspace-demo/upstream/*)
 	@sh kernel/upstream-token.sh build-step $(LAST)
 
-build/initramfs-shipped.cpio.gz: $(SHIPPED_DEMO_STAMP) $(LAST_STAMP) $(LAST_UPSTREAM_TOKEN) \
+build/initramfs-shipped.cpio.gz: $(SHIPPED_DEMO_STAMP) $(LAST_STAMP) $(LAST_UPSTREAM_TOKEN) $(CLIENT) \
 		vm/init vm/mkinitramfs.sh $(wildcard /bin/busybox)
 	@sh vm/mkinitramfs.sh --shipped $(SHIPPED_BINS)
 initramfs-shipped: build/initramfs-shipped.cpio.gz

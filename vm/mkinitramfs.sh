@@ -1,6 +1,7 @@
 #!/bin/sh
-# build/initramfs.cpio.gz: busybox-static, vm/init, every demo binary and
-# the token selftest of the newest v6-ABI step that builds one.
+# build/initramfs.cpio.gz: busybox-static, vm/init, every demo binary,
+# the client suite's bpftool (build/client/), and the token selftest of
+# the newest v6-ABI step that builds one.
 #
 #   vm/mkinitramfs.sh DEMO-BINARY...
 #   vm/mkinitramfs.sh --shipped DEMO-BINARY...
@@ -61,6 +62,14 @@ list=$out.list	# one per flavour: make -j builds both at once
 		[ -x "$demo" ] || die "demo binary $demo is missing"
 		echo "file /demos/$(basename "$demo") $demo 0755 0 0"
 	done
+	# the client suite's bpftool and object (make client), where made:
+	# a hand-made image of one demo (the fresh smoke's) goes without
+	if [ -x "$BUILD/client/bpftool" ] && [ -f "$BUILD/client/xdp_pass.bpf.o" ]; then
+		echo "file /bin/bpftool $BUILD/client/bpftool 0755 0 0"
+		echo "dir /lib 0755 0 0"
+		echo "dir /lib/bpftok 0755 0 0"
+		echo "file /lib/bpftok/xdp_pass.bpf.o $BUILD/client/xdp_pass.bpf.o 0644 0 0"
+	fi
 	# the kernel tree's own selftests, from the newest step of the ABI
 	# that has them (or from the mainline build)
 	selftests=

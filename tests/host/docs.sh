@@ -61,6 +61,14 @@ done
 for c in $(sed -n 's/^\t{ "\(escape\.[a-z_]*\)".*/\1/p' "$TOP/userspace-demo/suites/escape.c"); do
 	check "docs/reliability.md explains $c" grep -q "\`$c\`" "$TOP/docs/reliability.md"
 done
+# every case of the real client (6.12's bpftool) is explained in the
+# v6 -> mainline page's section on it
+client_cases=$(sed -n 's/^\t{ "\(client\.[a-z_]*\)".*/\1/p' "$TOP/userspace-demo/suites/client.c")
+check "the client suite has its cases (prog load, undelegated, map create)" \
+	[ "$(echo "$client_cases" | wc -w)" -ge 3 ]
+for c in $client_cases; do
+	check "docs/mainline.md explains $c" grep -q "\`$c\`" "$TOP/docs/mainline.md"
+done
 check "the reliability page is built and linked" \
 	grep -q 'href="reliability.html"' "$BUILD/docs/index.html"
 # every case with its own mainline expectation is explained on the

@@ -241,6 +241,14 @@ int demo_write_file(const char *path, const char *text);
 int demo_read_int(const char *path, int *value);
 
 /*
+ * Run a client program (argv[0] an absolute path) with
+ * LIBBPF_BPF_TOKEN_PATH=token_path in its environment (none if NULL),
+ * its output shown as notes: 0 if it exits 0, else -errno of the first
+ * error it reports (-DEMO_CHECK_FAILED if it names none; lib/client.c).
+ */
+int demo_run_client(char *const argv[], const char *token_path);
+
+/*
  * The same flow with the four delegation masks given as numbers: each
  * becomes its delegate_* option ("0x..." - zero means "delegate none").
  */
