@@ -380,7 +380,7 @@ bundle: build/report/matrix.done
 
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
-		build/initramfs.* build/initramfs-mainline.* build/demos-mainline build/obj-bench build/obj-bench.log build/tools build/obj-wide build/series build/docs build/docs.new build/slides build/bundle build/libbpf-cache \
+		build/initramfs.* build/initramfs-mainline.* build/initramfs-shipped.* build/demos-mainline build/demos-shipped build/client build/upstream-token-step build/obj-bench build/obj-bench.log build/tools build/obj-wide build/series build/docs build/docs.new build/slides build/bundle build/libbpf-cache \
 		build/tmp build/test.out build/fresh/root-* build/check
 
 # Refuses while build/ holds the user's work: edits or new files in
