@@ -109,7 +109,7 @@ mkdir -p "$ROOT/kernels/mainline"
 cp "$OUT/mainline/bzImage" "$ROOT/kernels/mainline/"
 
 # repack LIST OUT: the initramfs LIST describes (relative paths are from
-# the checkout), every ELF file stripped of its symbols and debug
+# the checkout), every ELF program stripped of its symbols and debug
 # information (the demos are built with -g), every entry dated EPOCH, and
 # compressed with zstd: its window of megabytes finds what the static demos share
 # (libc, libelf, libbpf), which gzip's 32 kB cannot; the kernel reads it
@@ -128,7 +128,9 @@ repack() {
 			[ -f "$src" ] || die "$src, listed in $1, is missing; run 'make initramfs initramfs-shipped initramfs-mainline'"
 			n=$((n + 1))
 			copy=$files/$n-$(basename "$name")
-			if [ "$(head -c 4 "$src")" = "$(printf '\177ELF')" ]; then
+			# the programs; not a BPF object (ELF too, but for
+			# EM_BPF, which the host's strip does not know)
+			if [ -x "$src" ] && [ "$(head -c 4 "$src")" = "$(printf '\177ELF')" ]; then
 				strip -o "$copy" "$src"
 			else
 				cp "$src" "$copy"
