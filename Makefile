@@ -25,11 +25,12 @@ CASES  ?=
 # `kill PID` or a CI timeout sends it) stops everything it started, QEMU
 # included: GNU make itself only waits for its jobs.  kernel/stopguard.sh
 # watches this make from beside it and ends with it.  Not for make -n,
-# nor for make help.
+# nor for make help.  It never holds build/.lock (fd 9, which a make
+# started by a test inherits): a stop must leave the lock free at once.
 ifeq ($(MAKELEVEL),0)
 ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
 ifneq ($(filter-out help,$(or $(MAKECMDGOALS),help)),)
-STOPGUARD := $(shell sh kernel/stopguard.sh $$PPID </dev/null >/dev/null &)
+STOPGUARD := $(shell sh kernel/stopguard.sh $$PPID </dev/null >/dev/null 9>&- &)
 endif
 endif
 endif
