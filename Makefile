@@ -186,7 +186,8 @@ demos: $(DEMO_BINS) $(EXTRA_STAMP)
 # The real client every image carries for the client suite: 6.12's
 # bpftool, built from that tree with its libbpf, and the object it loads.
 CLIENT := build/client/bpftool build/client/xdp_pass.bpf.o
-$(CLIENT) &: kernel/client.sh userspace-demo/client/xdp_pass.bpf.c $(wildcard $(MAINLINE_TARBALL))
+$(CLIENT) &: kernel/client.sh kernel/lib.sh userspace-demo/client/xdp_pass.bpf.c build/toolchain.id \
+		$(wildcard $(MAINLINE_TARBALL))
 	@sh kernel/client.sh
 client: $(CLIENT)
 
