@@ -207,6 +207,8 @@ int demo_bpffs_mount_as_is(const char *mountpoint, const char *key, const char *
  * demo_fsconfig_string() applies it to every delegate_* option.
  */
 int demo_delegate_mask(const char *key, const char *value, unsigned long long *mask);
+/* The i-th name key's table holds ("map_create", ...), NULL past its end. */
+const char *demo_delegate_name(const char *key, unsigned int i);
 const char *demo_delegate_value(const char *key, const char *value, char *buf, size_t len);
 
 /* ---- SCM_RIGHTS ---- */

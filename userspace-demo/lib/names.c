@@ -54,6 +54,16 @@ static int name_value(const struct bpf_name *names, const char *name, size_t len
 	return -1;
 }
 
+const char *demo_delegate_name(const char *key, unsigned int i)
+{
+	const struct bpf_name *names = names_for(key);
+
+	for (; names && names->name; names++, i--)
+		if (!i)
+			return names->name;
+	return NULL;
+}
+
 int demo_delegate_mask(const char *key, const char *value, unsigned long long *mask)
 {
 	const struct bpf_name *names = names_for(key);

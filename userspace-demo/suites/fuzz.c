@@ -3,10 +3,11 @@
  * A small, bounded, reproducible fuzzer for the two interfaces the series
  * adds, meant for the debug kernel (KASAN, kmemleak, lockdep watch it).
  *
- *   fuzz.delegate_options  random delegate_* strings on a container's BPF
- *                          FS; every accepted mount's token must show, in
- *                          fdinfo, exactly the OR of the values a model of
- *                          the parser accepted.
+ *   fuzz.delegate_options  random delegate_* strings (numbers, names,
+ *                          ':'-lists) on a container's BPF FS; every
+ *                          accepted mount's token must show, in fdinfo,
+ *                          exactly the OR of the values a model of the
+ *                          step's parser accepted.
  *   fuzz.token_attrs       bpf() with random token fds and random bytes
  *                          in an otherwise valid attr; every answer must
  *                          be one of the errors such input may earn, or
@@ -90,29 +91,102 @@ static const char *const option_keys[] = {
 	"delegate_cmds", "delegate_maps", "delegate_progs", "delegate_attachs",
 };
 
-/* A value assembled from pieces the parser has opinions about. */
-static void random_value(unsigned long long *rng, char *buf, size_t len)
+/*
+ * A name from the delegation tables of this step's UAPI header: half the
+ * time one of key's own enum, else one of any option's (mostly names key
+ * does not take: "xdp" for delegate_cmds), sometimes in capitals, which
+ * the kernel accepts too.
+ */
+static const char *random_name(unsigned long long *rng, const char *key, char *buf, size_t len)
 {
-	static const char *const pieces[] = {
-		"any", "ANY", "0x", "0X", "0", "1", "7", "8", "9", "f", "F", "x",
-		"+", "-", " ", "\n", "18446744073709551615", "18446744073709551616",
-		"0xffffffffffffffff", "0x10000000000000000", "010", "a", "\t",
-	};
-	unsigned int n = below(rng, 5);
+	const char *table = below(rng, 2) ? key : option_keys[below(rng, 4)];
+	unsigned int count = 0, i;
+	const char *name;
 
-	buf[0] = '\0';
+	while (demo_delegate_name(table, count))
+		count++;
+	name = demo_delegate_name(table, below(rng, count));
+	if (below(rng, 4))
+		return name;
+	for (i = 0; name[i] && i + 1 < len; i++)
+		buf[i] = name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+/* pieces the parsers have opinions about; "<name>" draws a name */
+static const char *const pieces[] = {
+	"any", "ANY", "0x", "0X", "0", "1", "7", "8", "9", "f", "F", "x",
+	"+", "-", " ", "\n", "18446744073709551615", "18446744073709551616",
+	"0xffffffffffffffff", "0x10000000000000000", "010", "a", "\t",
+	":", ":", ":", "<name>", "<name>", "<name>", "<name>",
+};
+
+static void append(char *buf, size_t len, const char *piece)
+{
+	if (strlen(buf) + strlen(piece) < len)
+		strcat(buf, piece);
+}
+
+/* 0-5 pieces glued together: mostly what no parser takes */
+static void random_soup(unsigned long long *rng, const char *key, char *buf, size_t len)
+{
+	unsigned int n = below(rng, 6);
+	char name[40];
+
 	for (unsigned int i = 0; i < n; i++) {
 		const char *piece = pieces[below(rng, DEMO_ARRAY_SIZE(pieces))];
 
-		if (strlen(buf) + strlen(piece) < len)
-			strcat(buf, piece);
+		if (!strcmp(piece, "<name>"))
+			piece = random_name(rng, key, name, sizeof(name));
+		append(buf, len, piece);
+	}
+}
+
+/* 1-3 items joined by ':', each a name, a one-bit number or one piece */
+static void random_list(unsigned long long *rng, const char *key, char *buf, size_t len)
+{
+	unsigned int n = 1 + below(rng, 3);
+	char item[40];
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (i)
+			append(buf, len, ":");
+		switch (below(rng, 4)) {
+		case 0:
+		case 1:
+			append(buf, len, random_name(rng, key, item, sizeof(item)));
+			break;
+		case 2:
+			snprintf(item, sizeof(item), "0x%llx", 1ULL << below(rng, 64));
+			append(buf, len, item);
+			break;
+		default:
+			append(buf, len, pieces[below(rng, DEMO_ARRAY_SIZE(pieces))]);
+			break;
+		}
 	}
 }
 
 /*
- * The model: what v6's parser accepts.  "any", or what kstrtou64(s, 0)
- * takes: an optional '+', then 0x/0X + hex digits, 0 + octal digits or
- * decimal digits, no overflow, and at most one trailing newline.
+ * A value for key: numbers and their spellings for v6's parser, names
+ * and the ':' between list items for the name parser of step 18 on (v6
+ * must refuse both); half of them well-formed lists, so that the names
+ * parser accepts enough of them for fdinfo to be checked.
+ */
+static void random_value(unsigned long long *rng, const char *key, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (below(rng, 2))
+		random_list(rng, key, buf, len);
+	else
+		random_soup(rng, key, buf, len);
+}
+
+/*
+ * The model, first of v6's parser: "any", or what kstrtou64(s, 0) takes:
+ * an optional '+', then 0x/0X + hex digits, 0 + octal digits or decimal
+ * digits, no overflow, and at most one trailing newline.
  */
 static int digit_value(char c)
 {
@@ -125,7 +199,7 @@ static int digit_value(char c)
 	return 99;
 }
 
-static bool model_accepts(const char *s, unsigned long long *mask)
+static bool model_v6_accepts(const char *s, unsigned long long *mask)
 {
 	unsigned int base = 10;
 	unsigned long long v = 0;
@@ -156,6 +230,50 @@ static bool model_accepts(const char *s, unsigned long long *mask)
 		return false;
 	*mask = v;
 	return true;
+}
+
+/*
+ * From step 18 on (bpf_parse_delegate() in kernel/bpf/inode.c): a list
+ * of items split at every ':', each one "any", a name of key's enum in
+ * any case (the tables come from the same header as the kernel's BTF),
+ * or a number as v6 takes it; their bits OR-ed.  One bad item refuses
+ * the whole value.  6.12's parser differs (a number replaces the bits
+ * before it; docs/mainline.md), so this model is the 6.1 steps' own.
+ */
+static bool model_names_accept(const char *key, const char *value, unsigned long long *mask,
+				bool *named)
+{
+	char copy[64], *rest = copy, *item;
+	unsigned long long bits;
+
+	snprintf(copy, sizeof(copy), "%s", value);
+	*mask = 0;
+	*named = false;
+	while ((item = strsep(&rest, ":"))) {
+		if (!demo_delegate_mask(key, item, &bits))
+			*named = true;
+		else if (!model_v6_accepts(item, &bits))
+			return false;
+		*mask |= bits;
+	}
+	return true;
+}
+
+/* how many values the kernel was given, took, and took with a name in */
+static long values_given, values_taken, values_named;
+
+static bool model_accepts(const char *key, const char *value, unsigned long long *mask)
+{
+	bool named = false, taken;
+
+	if (DEMO_KERNEL_PARSES_NAMES())
+		taken = model_names_accept(key, value, mask, &named);
+	else
+		taken = model_v6_accepts(value, mask);
+	values_given++;
+	values_taken += taken;
+	values_named += taken && named;
+	return taken;
 }
 
 /* fdinfo prints "any" once every existing bit is set, else the mask. */
@@ -268,8 +386,8 @@ static int configure_and_check(int sock, unsigned long long *rng)
 		unsigned int k = below(rng, 4);
 		bool accepts;
 
-		random_value(rng, value, sizeof(value));
-		accepts = model_accepts(value, &mask);
+		random_value(rng, option_keys[k], value, sizeof(value));
+		accepts = model_accepts(option_keys[k], value, &mask);
 		err = raw_fsconfig_string(fs_fd, option_keys[k], value);
 		if (err != (accepts ? 0 : -EINVAL)) {
 			demo_note("%s='%s': got %s, the model says %s", option_keys[k], printable(value),
@@ -318,7 +436,11 @@ static int options_iteration(unsigned long long *rng, long i)
 
 static int delegate_options(void)
 {
-	return fuzz_loop(options_iteration, "fuzz.delegate_options");
+	int err = fuzz_loop(options_iteration, "fuzz.delegate_options");
+
+	demo_note("fuzz.delegate_options: %ld value(s) given, %ld taken, %ld of those with a name",
+		  values_given, values_taken, values_named);
+	return err;
 }
 
 /* ---- fuzz.token_attrs ---- */
@@ -483,7 +605,10 @@ static int token_attrs(void)
 	return demo_run_in_container(any, attrs_in_container, NULL);
 }
 
-/* The model is v6's, complete from step 04; the fuzzer targets the last step. */
+/*
+ * The model is v6's parser from step 04 (where fdinfo shows the masks)
+ * and the name parser's from step 18; the fuzzer targets the last step.
+ */
 static const struct demo_case cases[] = {
 	{ "fuzz.delegate_options", delegate_options, EXPECT({ "04", 0 }) },
 	{ "fuzz.token_attrs", token_attrs, EXPECT({ "04", 0 }) },
