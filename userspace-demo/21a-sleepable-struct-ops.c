@@ -12,16 +12,16 @@
  * the member's index, BPF_F_SLEEPABLE.  The verifier's first complaint
  * is printed as a note.
  *
- *   - for test_sleepable (member 2): loads from 21a on; on 19-21 the
+ *   - for test_sleepable (member 2): loads from 21a on; on 18-21 the
  *     verifier refuses every sleepable struct_ops program before it
  *     looks at the member (EINVAL);
- *   - for test_1 (member 0): EINVAL from 19 on, but for a new reason on
+ *   - for test_1 (member 0): EINVAL from 18 on, but for a new reason on
  *     21a: the struct_ops itself refuses a sleepable program for that
  *     member.
  *
- * Before step 19 the struct is not in the kernel's BTF (ENOENT): there
- * is no BTF before step 18, and step 18's kernel has no BPF JIT, without
- * which net/bpf/bpf_dummy_struct_ops.c is not built.
+ * Before step 18 the struct is not in the kernel's BTF (ENOENT): there
+ * is no BTF, and no BPF JIT, without which net/bpf/bpf_dummy_struct_ops.c
+ * is not built; steps/18-delegate-names/config turns on both.
  */
 #define _GNU_SOURCE
 #include <string.h>
@@ -89,9 +89,9 @@ static int sleepable_test_1(void)
 
 static const struct demo_case cases[] = {
 	{ "struct_ops.sleepable_test_sleepable", sleepable_test_sleepable,
-	  EXPECT({ "00", -ENOENT }, { "19", -EINVAL }, { "21a", 0 }) },
+	  EXPECT({ "00", -ENOENT }, { "18", -EINVAL }, { "21a", 0 }) },
 	{ "struct_ops.sleepable_test_1", sleepable_test_1,
-	  EXPECT({ "00", -ENOENT }, { "19", -EINVAL }) },
+	  EXPECT({ "00", -ENOENT }, { "18", -EINVAL }) },
 };
 
 int main(int argc, char **argv)
