@@ -71,7 +71,7 @@ help:
 	@echo "  make vm STEP=NN      interactive shell in that step's VM (STEP=mainline: 6.12's)"
 	@echo "      [DELEGATE='delegate_cmds=map_create:prog_load delegate_maps=array']"
 	@echo "                       ... with a BPF FS delegating that at /mnt/delegated"
-	@echo "  make client          6.12's bpftool (static, its libbpf 1.5) and the object the client"
+	@echo "  make client          6.12's bpftool (static, its libbpf 1.5) and the objects the client"
 	@echo "                       suite loads with it -> build/client/ (every image carries them)"
 	@echo "  make build-mainline  Debian's 6.12 (upstream's final BPF token) with BTF, JIT and BPF LSM,"
 	@echo "                       and upstream's own token selftest -> build/out/mainline"
@@ -184,9 +184,10 @@ $(EXTRA_STAMP): $(EXTRA_SRC) $(LATE_SRC) $(DEMO_IN) $(LAST_V6_STAMP)
 demos: $(DEMO_BINS) $(EXTRA_STAMP)
 
 # The real client every image carries for the client suite: 6.12's
-# bpftool, built from that tree with its libbpf, and the object it loads.
-CLIENT := build/client/bpftool build/client/xdp_pass.bpf.o
-$(CLIENT) &: kernel/client.sh kernel/lib.sh userspace-demo/client/xdp_pass.bpf.c build/toolchain.id \
+# bpftool, built from that tree with its libbpf, and the objects it loads.
+CLIENT_SRC := $(wildcard userspace-demo/client/*.bpf.c)
+CLIENT := build/client/bpftool $(patsubst userspace-demo/client/%.c,build/client/%.o,$(CLIENT_SRC))
+$(CLIENT) &: kernel/client.sh kernel/lib.sh $(CLIENT_SRC) build/toolchain.id \
 		$(wildcard $(MAINLINE_TARBALL))
 	@sh kernel/client.sh
 client: $(CLIENT)

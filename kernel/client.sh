@@ -1,10 +1,10 @@
 #!/bin/sh
 # The real client the VM images carry: 6.12's bpftool, built from the
 # 6.12 tree's tools/bpf/bpftool with that tree's libbpf (1.5) as a
-# distribution builds it, unchanged, static, and the BPF object the client
-# suite loads with it (userspace-demo/client/xdp_pass.bpf.c).
+# distribution builds it, unchanged, static, and the BPF objects the
+# client suite loads with it (userspace-demo/client/*.bpf.c).
 #
-#   kernel/client.sh      -> build/client/bpftool, build/client/xdp_pass.bpf.o
+#   kernel/client.sh      -> build/client/bpftool, build/client/*.bpf.o
 #
 # bpftool is built without its optional parts: no skeletons (they need
 # a vmlinux BTF of the build machine), no LLVM or libbfd disassembler,
@@ -19,7 +19,7 @@ sh "$TOP/kernel/tree.sh" mainline
 dir=$BUILD/client
 obj=$dir/obj
 mkdir -p "$obj"
-rm -f "$dir/bpftool" "$dir/xdp_pass.bpf.o"
+rm -f "$dir/bpftool" "$dir"/*.bpf.o
 
 info "client: building bpftool (static) from the 6.12 tree's tools/bpf/bpftool"
 make -s -C "$MAINLINE_LINUX/tools/bpf/bpftool" OUTPUT="$obj/" CC="ccache gcc" \
@@ -31,9 +31,11 @@ make -s -C "$MAINLINE_LINUX/tools/bpf/bpftool" OUTPUT="$obj/" CC="ccache gcc" \
 strip -o "$dir/bpftool.new" "$obj/bpftool"
 mv "$dir/bpftool.new" "$dir/bpftool"
 
-# its UAPI and libbpf's headers: those of the same tree
-clang -g -O2 --target=bpf -Wall -Werror -I"$MAINLINE_LINUX/tools/include/uapi" \
-	-I"$obj/libbpf/include" -c "$TOP/userspace-demo/client/xdp_pass.bpf.c" \
-	-o "$dir/xdp_pass.bpf.o.new" ||
-	die "clang could not compile userspace-demo/client/xdp_pass.bpf.c"
-mv "$dir/xdp_pass.bpf.o.new" "$dir/xdp_pass.bpf.o"
+# their UAPI and libbpf's headers: those of the same tree
+for src in "$TOP"/userspace-demo/client/*.bpf.c; do
+	o=$dir/$(basename "$src" .c).o
+	clang -g -O2 --target=bpf -Wall -Werror -I"$MAINLINE_LINUX/tools/include/uapi" \
+		-I"$obj/libbpf/include" -c "$src" -o "$o.new" ||
+		die "clang could not compile ${src#"$TOP/"}"
+	mv "$o.new" "$o"
+done

@@ -62,13 +62,16 @@ list=$out.list	# one per flavour: make -j builds both at once
 		[ -x "$demo" ] || die "demo binary $demo is missing"
 		echo "file /demos/$(basename "$demo") $demo 0755 0 0"
 	done
-	# the client suite's bpftool and object (make client), where made:
+	# the client suite's bpftool and objects (make client), where made:
 	# a hand-made image of one demo (the fresh smoke's) goes without
-	if [ -x "$BUILD/client/bpftool" ] && [ -f "$BUILD/client/xdp_pass.bpf.o" ]; then
+	if [ -x "$BUILD/client/bpftool" ]; then
 		echo "file /bin/bpftool $BUILD/client/bpftool 0755 0 0"
 		echo "dir /lib 0755 0 0"
 		echo "dir /lib/bpftok 0755 0 0"
-		echo "file /lib/bpftok/xdp_pass.bpf.o $BUILD/client/xdp_pass.bpf.o 0644 0 0"
+		for o in "$BUILD"/client/*.bpf.o; do
+			[ -f "$o" ] || die "make client left no BPF object in build/client"
+			echo "file /lib/bpftok/$(basename "$o") $o 0644 0 0"
+		done
 	fi
 	# the kernel tree's own selftests, from the newest step of the ABI
 	# that has them (or from the mainline build)

@@ -11,7 +11,8 @@
  * What the cases show: "bpftool prog load" works in a container
  * through that implicit token once the kernel speaks the ABI libbpf 1.5
  * speaks (step 17 on, and mainline), and not on v6's; without delegation
- * it is refused on every kernel.  "bpftool map create" is refused even
+ * it is refused on every kernel.  An object with a map gets its map
+ * through the same token.  "bpftool map create" is refused even
  * with delegation, on mainline too: it calls bpf_map_create() with no
  * token (6.12: tools/bpf/bpftool/map.c, do_create()), and the implicit
  * token is a bpf_object feature, not one of the low-level calls.
@@ -24,6 +25,7 @@
 
 #define BPFTOOL "/bin/bpftool"
 #define XDP_OBJECT "/lib/bpftok/xdp_pass.bpf.o"
+#define XDP_COUNT_OBJECT "/lib/bpftok/xdp_count.bpf.o"
 #define BPFFS "/tmp/bpffs-client"
 
 /*
@@ -51,6 +53,14 @@ static const struct demo_delegation xdp_attach_only = {
 	.attachs = 1ULL << BPF_XDP,
 };
 
+/* the same, and the array map of the counting object */
+static const struct demo_delegation xdp_object_with_map = {
+	.cmds = 1ULL << BPF_MAP_CREATE | 1ULL << BPF_PROG_LOAD | 1ULL << BPF_BTF_LOAD,
+	.maps = 1ULL << BPF_MAP_TYPE_ARRAY,
+	.progs = 1ULL << BPF_PROG_TYPE_XDP,
+	.attachs = ~0ULL,
+};
+
 static const struct demo_delegation stack_maps = {
 	.cmds = 1ULL << BPF_MAP_CREATE,
 	.maps = 1ULL << BPF_MAP_TYPE_STACK,
@@ -63,32 +73,60 @@ static int mount_bpffs(int mnt_fd)
 	return demo_mount_at(mnt_fd, BPFFS);
 }
 
-/* bpftool prog load, pinned in the container's BPF FS, then looked for */
+/*
+ * Mount the container's BPF FS, run bpftool there, and look for what it
+ * should have pinned: its exit status alone would not show the objects
+ * are in the BPF FS the token came from.
+ */
+static int run_and_find_pins(int mnt_fd, char *const argv[], const char *const pins[])
+{
+	struct stat pin;
+	int err = mount_bpffs(mnt_fd);
+
+	if (!err)
+		err = demo_run_client(argv, BPFFS);
+	for (; !err && *pins; pins++) {
+		if (stat(*pins, &pin)) {
+			demo_note("bpftool succeeded, but %s is not there", *pins);
+			err = -DEMO_CHECK_FAILED;
+		}
+	}
+	return err;
+}
+
+/* bpftool prog load, pinned in the container's BPF FS */
 static int prog_load(int mnt_fd, void *arg)
 {
 	static char *const argv[] = { BPFTOOL, "prog", "load", XDP_OBJECT, BPFFS "/xdp_pass", NULL };
-	struct stat pin;
-	int err;
+	static const char *const pins[] = { BPFFS "/xdp_pass", NULL };
 
 	(void)arg;
-	err = mount_bpffs(mnt_fd);
-	if (err)
-		return err;
-	err = demo_run_client(argv, BPFFS);
-	if (err)
-		return err;
-	return stat(BPFFS "/xdp_pass", &pin) ? -DEMO_CHECK_FAILED : 0;
+	return run_and_find_pins(mnt_fd, argv, pins);
+}
+
+/*
+ * The counting object, its map pinned beside the program ("pinmaps"):
+ * libbpf creates the map with the token, then loads the program that
+ * uses it.
+ */
+static int prog_load_with_map(int mnt_fd, void *arg)
+{
+	static char *const argv[] = { BPFTOOL, "prog", "load", XDP_COUNT_OBJECT, BPFFS "/xdp_count",
+				       "pinmaps", BPFFS "/maps", NULL };
+	static const char *const pins[] = { BPFFS "/xdp_count", BPFFS "/maps/xdp_packets", NULL };
+
+	(void)arg;
+	return run_and_find_pins(mnt_fd, argv, pins);
 }
 
 static int map_create(int mnt_fd, void *arg)
 {
 	static char *const argv[] = { BPFTOOL, "map", "create", BPFFS "/stack", "type", "stack",
 				       "key", "0", "value", "8", "entries", "1", "name", "stack", NULL };
-	int err;
+	static const char *const pins[] = { BPFFS "/stack", NULL };
 
 	(void)arg;
-	err = mount_bpffs(mnt_fd);
-	return err ? err : demo_run_client(argv, BPFFS);
+	return run_and_find_pins(mnt_fd, argv, pins);
 }
 
 static int bpftool_prog_load(void)
@@ -107,6 +145,11 @@ static int bpftool_prog_load_undelegated(void)
 	static const struct demo_fsopt no_options[] = { { NULL, NULL } };
 
 	return demo_run_in_container(no_options, prog_load, NULL);
+}
+
+static int bpftool_prog_load_with_map(void)
+{
+	return demo_run_delegated(&xdp_object_with_map, prog_load_with_map, NULL);
 }
 
 static int bpftool_map_create(void)
@@ -133,6 +176,9 @@ static const struct demo_case cases[] = {
 	/* the mount delegates nothing: no token to make (step 16 on) */
 	{ "client.bpftool_prog_load_undelegated", bpftool_prog_load_undelegated,
 	  EXPECT(NO_TOKEN_FOR_LIBBPF_1_5, { "17", -ENOENT }) },
+	/* libbpf creates the object's map with the token it made */
+	{ "client.bpftool_prog_load_with_map", bpftool_prog_load_with_map,
+	  EXPECT(NO_TOKEN_FOR_LIBBPF_1_5, { "17", 0 }) },
 	/* bpftool sends no token with BPF_MAP_CREATE on any kernel */
 	{ "client.bpftool_map_create", bpftool_map_create, EXPECT({ "00", -EPERM }) },
 };
