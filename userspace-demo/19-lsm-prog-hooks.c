@@ -18,8 +18,7 @@
  *
  * Before step 19 there is no bpf_lsm_bpf_prog_load to attach to:
  * ENOENT, from the missing vmlinux BTF before step 18, from the BTF
- * lookup on 18 (whose hook was still bpf_prog_alloc_security(aux), and
- * whose kernel has no BPF LSM).
+ * lookup on 18, whose hook was still bpf_prog_alloc_security(aux).
  */
 #define _GNU_SOURCE
 #include <unistd.h>

@@ -14,8 +14,7 @@
  *
  * Before step 20 there is no bpf_lsm_bpf_map_create to attach to:
  * ENOENT, from the missing vmlinux BTF before step 18, from the BTF
- * lookup on 18 (no BPF LSM at all) and 19 (whose hook is still
- * bpf_map_alloc_security(map)).
+ * lookup on 18 and 19, whose hook is still bpf_map_alloc_security(map).
  */
 #define _GNU_SOURCE
 #include <unistd.h>

@@ -68,9 +68,11 @@ list=$out.list	# one per flavour: make -j builds both at once
 		echo "file /bin/bpftool $BUILD/client/bpftool 0755 0 0"
 		echo "dir /lib 0755 0 0"
 		echo "dir /lib/bpftok 0755 0 0"
-		for o in "$BUILD"/client/*.bpf.o; do
-			[ -f "$o" ] || die "make client left no BPF object in build/client"
-			echo "file /lib/bpftok/$(basename "$o") $o 0644 0 0"
+		# one object per source (a deleted source's old object stays out)
+		for src in "$TOP"/userspace-demo/client/*.bpf.c; do
+			o=$(basename "$src" .c).o
+			[ -f "$BUILD/client/$o" ] || die "build/client/$o is missing; run 'make client'"
+			echo "file /lib/bpftok/$o $BUILD/client/$o 0644 0 0"
 		done
 	fi
 	# the kernel tree's own selftests, from the newest step of the ABI

@@ -105,6 +105,8 @@ static const char *random_name(unsigned long long *rng, const char *key, char *b
 
 	while (demo_delegate_name(table, count))
 		count++;
+	if (!count)	/* bpf-names.sh fails the build on an empty enum */
+		return "";
 	name = demo_delegate_name(table, below(rng, count));
 	if (below(rng, 4))
 		return name;
@@ -184,9 +186,10 @@ static void random_value(unsigned long long *rng, const char *key, char *buf, si
 }
 
 /*
- * The model, first of v6's parser: "any", or what kstrtou64(s, 0) takes:
- * an optional '+', then 0x/0X + hex digits, 0 + octal digits or decimal
- * digits, no overflow, and at most one trailing newline.
+ * The model.  Its base is kstrtou64(s, 0), which every parser uses for
+ * numbers: an optional '+', then 0x/0X + hex digits, 0 + octal digits or
+ * decimal digits, at most one trailing newline; -ERANGE on overflow,
+ * -EINVAL for anything else it does not take.
  */
 static int digit_value(char c)
 {
@@ -199,16 +202,12 @@ static int digit_value(char c)
 	return 99;
 }
 
-static bool model_v6_accepts(const char *s, unsigned long long *mask)
+static int model_kstrtou64(const char *s, unsigned long long *value)
 {
 	unsigned int base = 10;
 	unsigned long long v = 0;
 	int digits = 0;
 
-	if (strcmp(s, "any") == 0) {
-		*mask = ~0ULL;
-		return true;
-	}
 	if (*s == '+')
 		s++;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && digit_value(s[2]) < 16) {
@@ -221,59 +220,86 @@ static bool model_v6_accepts(const char *s, unsigned long long *mask)
 		unsigned int d = digit_value(*s);
 
 		if (v > (~0ULL - d) / base)
-			return false;	/* ERANGE, reported as EINVAL */
+			return -ERANGE;
 		v = v * base + d;
 	}
 	if (*s == '\n')
 		s++;
 	if (*s || !digits)
-		return false;
-	*mask = v;
-	return true;
+		return -EINVAL;
+	*value = v;
+	return 0;
 }
 
 /*
- * From step 18 on (bpf_parse_delegate() in kernel/bpf/inode.c): a list
- * of items split at every ':', each one "any", a name of key's enum in
- * any case (the tables come from the same header as the kernel's BTF),
- * or a number as v6 takes it; their bits OR-ed.  One bad item refuses
- * the whole value.  6.12's parser differs (a number replaces the bits
- * before it; docs/mainline.md), so this model is the 6.1 steps' own.
+ * v6's parser, up to step 17: the whole value is "any" or one number.
+ * The steps' parser (step 02's) answers EINVAL for every bad value,
+ * overflow included.
  */
-static bool model_names_accept(const char *key, const char *value, unsigned long long *mask,
-				bool *named)
+static int model_v6(const char *value, unsigned long long *mask)
 {
+	if (strcmp(value, "any") == 0) {
+		*mask = ~0ULL;
+		return 0;
+	}
+	return model_kstrtou64(value, mask) ? -EINVAL : 0;
+}
+
+/*
+ * From step 18 on (bpf_parse_delegate() in kernel/bpf/inode.c) and on
+ * mainline: a list of items split at every ':', each one "any" (lower
+ * case only), a name of key's enum in any case (the tables come from the
+ * same header as the kernel's BTF) or a number.  The steps OR the items'
+ * bits and answer EINVAL for any bad item.  6.12's parser (its
+ * kernel/bpf/inode.c:923-934) stores a number over the bits before it
+ * and returns kstrtou64()'s own error, ERANGE for an overflow: the
+ * differences docs/mainline.md describes.
+ */
+static int model_names(const char *key, const char *value, unsigned long long *mask,
+		       bool *named)
+{
+	bool mainline = demo_step_since("mainline");
 	char copy[64], *rest = copy, *item;
 	unsigned long long bits;
+	int err;
 
-	snprintf(copy, sizeof(copy), "%s", value);
+	if ((size_t)snprintf(copy, sizeof(copy), "%s", value) >= sizeof(copy))
+		return -DEMO_SETUP_FAILED;	/* random_value() keeps below this */
 	*mask = 0;
 	*named = false;
 	while ((item = strsep(&rest, ":"))) {
-		if (!demo_delegate_mask(key, item, &bits))
+		if (strcmp(item, "any") == 0) {
+			*mask |= ~0ULL;
+		} else if (!demo_delegate_mask(key, item, &bits)) {
+			*mask |= bits;
 			*named = true;
-		else if (!model_v6_accepts(item, &bits))
-			return false;
-		*mask |= bits;
+		} else {
+			err = model_kstrtou64(item, &bits);
+			if (err)
+				return mainline ? err : -EINVAL;
+			*mask = mainline ? bits : *mask | bits;
+		}
 	}
-	return true;
+	return 0;
 }
 
 /* how many values the kernel was given, took, and took with a name in */
 static long values_given, values_taken, values_named;
 
-static bool model_accepts(const char *key, const char *value, unsigned long long *mask)
+/* What the running kernel answers to key=value: 0 and its mask, or -errno */
+static int model_answer(const char *key, const char *value, unsigned long long *mask)
 {
-	bool named = false, taken;
+	bool named = false;
+	int answer;
 
 	if (DEMO_KERNEL_PARSES_NAMES())
-		taken = model_names_accept(key, value, mask, &named);
+		answer = model_names(key, value, mask, &named);
 	else
-		taken = model_v6_accepts(value, mask);
+		answer = model_v6(value, mask);
 	values_given++;
-	values_taken += taken;
-	values_named += taken && named;
-	return taken;
+	values_taken += !answer;
+	values_named += !answer && named;
+	return answer;
 }
 
 /* fdinfo prints "any" once every existing bit is set, else the mask. */
@@ -326,11 +352,10 @@ static const char *printable(const char *value)
 	return buf;
 }
 
-/* One BPF FS: 1-4 random options, each checked against the model. */
 /*
  * fsconfig() without the demo library's translation of names into masks:
- * the oracle is a model of v6's own parser, so the kernel must see every
- * value exactly as generated.
+ * the oracle is a model of the running kernel's own parser, so the
+ * kernel must see every value exactly as generated.
  */
 static int raw_fsconfig_string(int fs_fd, const char *key, const char *value)
 {
@@ -384,18 +409,18 @@ static int configure_and_check(int sock, unsigned long long *rng)
 		return err;
 	for (unsigned int o = 0; o < n; o++) {
 		unsigned int k = below(rng, 4);
-		bool accepts;
+		int answer;
 
 		random_value(rng, option_keys[k], value, sizeof(value));
-		accepts = model_accepts(option_keys[k], value, &mask);
+		answer = model_answer(option_keys[k], value, &mask);
 		err = raw_fsconfig_string(fs_fd, option_keys[k], value);
-		if (err != (accepts ? 0 : -EINVAL)) {
+		if (err != answer) {
 			demo_note("%s='%s': got %s, the model says %s", option_keys[k], printable(value),
-				  demo_result_name(err), accepts ? "ok" : "EINVAL");
+				  demo_result_name(err), demo_result_name(answer));
 			close(fs_fd);
 			return -DEMO_CHECK_FAILED;
 		}
-		if (accepts)
+		if (!answer)
 			masks[k] |= mask;
 	}
 	err = demo_fs_create(fs_fd);
@@ -606,8 +631,9 @@ static int token_attrs(void)
 }
 
 /*
- * The model is v6's parser from step 04 (where fdinfo shows the masks)
- * and the name parser's from step 18; the fuzzer targets the last step.
+ * The model is v6's parser from step 04 (where fdinfo shows the masks),
+ * the name parser's from step 18, and 6.12's on mainline; the fuzzer
+ * targets the last step, on the debug kernel.
  */
 static const struct demo_case cases[] = {
 	{ "fuzz.delegate_options", delegate_options, EXPECT({ "04", 0 }) },
