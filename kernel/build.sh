@@ -148,30 +148,16 @@ make_with_progress() {
 	return "$(cat "$OBJ/make.rc")"
 }
 
-# arch/x86/boot/compressed/piggy.S takes the compressed kernel in with
-# .incbin, a file ccache's depend mode does not hash: piggy.S holds only
-# the payload's two sizes, so two kernels whose sizes match have the same
-# piggy.S, and ccache hands back the other kernel's piggy.o (a step-21a
-# bzImage once booted step 21's code).  The payload in piggy.o must be
-# this build's vmlinux.bin.xz; if not, piggy.o is made again without
-# ccache and the bzImage relinked.
-piggy_current() {
+# The payload piggy.o carries must be this build's compressed vmlinux.
+# kernel/kcc keeps piggy.S (it .incbin's vmlinux.bin.xz) out of ccache,
+# whose depend mode cannot see that file; this checks the outcome, so a
+# wrapper that stops doing its job fails the build instead of shipping a
+# bzImage with another kernel's code inside.
+check_piggy() {
 	local c=$OBJ/arch/x86/boot/compressed
 	objcopy -O binary --only-section=.rodata..compressed "$c/piggy.o" "$c/piggy.payload" &&
-		cmp -s "$c/piggy.payload" "$c/vmlinux.bin.xz"
-}
-
-check_piggy() {
-	piggy_current && return 0
-	info "$label: piggy.o from ccache holds another kernel; making it again without ccache"
-	rm -f "$OBJ/arch/x86/boot/compressed/piggy.o"
-	mv "$OBJ/build-warnings.log" "$OBJ/build-warnings.first"
-	(CCACHE_DISABLE=1 && export CCACHE_DISABLE && make_with_progress bzImage) ||
-		{ cat "$OBJ/build-warnings.log" >&2; die "kernel build of $label failed"; }
-	# the compile's warnings first, the relink's (none, normally) after
-	cat "$OBJ/build-warnings.first" "$OBJ/build-warnings.log" >"$OBJ/build-warnings.both"
-	mv "$OBJ/build-warnings.both" "$OBJ/build-warnings.log"
-	piggy_current || die "$label: the bzImage's payload is not this build's vmlinux"
+		cmp -s "$c/piggy.payload" "$c/vmlinux.bin.xz" ||
+		die "$label: the bzImage's payload is not this build's vmlinux (a stale piggy.o: see kernel/kcc); remove $c/piggy.o and build again"
 }
 
 build_kernel() {

@@ -275,7 +275,8 @@ kbuild_env() {
 }
 
 # toolchain_id: what compiles a kernel, by version: gcc, binutils' ld,
-# pahole (BTF), and ccache's compiler wrapper.  Part of every build stamp,
+# pahole (BTF), and by content kernel/kcc, which decides what goes
+# through ccache.  Part of every build stamp,
 # so an updated compiler rebuilds, rather than a stamp vouching for the
 # old compiler's objects and its warnings log.  A tool that cannot say
 # its version stops the build.
@@ -286,7 +287,7 @@ toolchain_id() {
 	ld=$(ld --version 2>/dev/null | sed -n 1p) && [ -n "$ld" ] ||
 		die "ld (binutils) cannot say its version; run 'make deps'"
 	pahole=$(pahole --version 2>/dev/null) || pahole=none
-	echo "gcc $gcc; $ld; pahole $pahole"
+	echo "gcc $gcc; $ld; pahole $pahole; kcc $(file_hash "$TOP/kernel/kcc")"
 }
 
 # toolchain_record: build/toolchain.id, rewritten only when toolchain_id
@@ -302,11 +303,12 @@ toolchain_record() {
 }
 
 # kmake TREE OBJ [MAKE-ARGS...]: the kernel's make for TREE with its
-# objects in OBJ, through ccache, $JOBS (default: every core) at a time
+# objects in OBJ, through ccache (kernel/kcc says which files bypass
+# it), $JOBS (default: every core) at a time
 kmake() {
 	local tree=$1 obj=$2
 	shift 2
-	make -C "$tree" O="$obj" -j"${JOBS:-$(nproc)}" CC="ccache gcc" "$@"
+	make -C "$tree" O="$obj" -j"${JOBS:-$(nproc)}" CC="sh $TOP/kernel/kcc" "$@"
 }
 
 # kconfig_merge TREE OBJ BASE-TARGET LABEL FRAGMENT...: OBJ/.config made

@@ -6,7 +6,8 @@
 #     recorded beside its results (build/results/LABEL.inputs); each one
 #     changed on a scratch copy refuses the reuse, and says which;
 #   - the initramfs's bytes follow its files' bytes, not their mtimes;
-#   - a kernel build's stamp carries the toolchain's versions;
+#   - a kernel build's stamp carries the toolchain's versions and the
+#     bytes of kernel/kcc, the compiler wrapper;
 #   - an input that cannot be read or hashed stops with an error, never
 #     hashes to something.
 # No VM boots: the scratch QEMU only says its version.
@@ -121,6 +122,10 @@ real=$(toolchain_id)
 fake=$(PATH="$scratch/bin:$PATH" toolchain_id)
 check "toolchain_id names gcc's version ($real)" sh -c 'printf "%s\n" "$1" | grep -q "^gcc [0-9]"' - "$real"
 check "another gcc is another toolchain_id, so another build stamp" [ "$real" != "$fake" ]
+mkdir -p "$scratch/kcc-top/kernel"
+{ cat "$TOP/kernel/kcc"; echo "# changed"; } >"$scratch/kcc-top/kernel/kcc"
+check "another kernel/kcc is another toolchain_id, so another build stamp" \
+	[ "$real" != "$(TOP=$scratch/kcc-top toolchain_id)" ]
 printf '#!/bin/sh\nexit 0\n' >"$scratch/bin/gcc"
 expect_fail "a gcc that says no version stops the build" "gcc cannot say its version" \
 	env PATH="$scratch/bin:$PATH" sh -c ". '$TOP/kernel/lib.sh'; toolchain_id"
