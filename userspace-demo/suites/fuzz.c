@@ -130,19 +130,22 @@ static void append(char *buf, size_t len, const char *piece)
 		strcat(buf, piece);
 }
 
+/* one of the pieces, "<name>" drawn as a name (into buf if need be) */
+static const char *random_piece(unsigned long long *rng, const char *key, char *buf, size_t len)
+{
+	const char *piece = pieces[below(rng, DEMO_ARRAY_SIZE(pieces))];
+
+	return strcmp(piece, "<name>") ? piece : random_name(rng, key, buf, len);
+}
+
 /* 0-5 pieces glued together: mostly what no parser takes */
 static void random_soup(unsigned long long *rng, const char *key, char *buf, size_t len)
 {
 	unsigned int n = below(rng, 6);
 	char name[40];
 
-	for (unsigned int i = 0; i < n; i++) {
-		const char *piece = pieces[below(rng, DEMO_ARRAY_SIZE(pieces))];
-
-		if (!strcmp(piece, "<name>"))
-			piece = random_name(rng, key, name, sizeof(name));
-		append(buf, len, piece);
-	}
+	for (unsigned int i = 0; i < n; i++)
+		append(buf, len, random_piece(rng, key, name, sizeof(name)));
 }
 
 /* 1-3 items joined by ':', each a name, a one-bit number or one piece */
@@ -164,7 +167,7 @@ static void random_list(unsigned long long *rng, const char *key, char *buf, siz
 			append(buf, len, item);
 			break;
 		default:
-			append(buf, len, pieces[below(rng, DEMO_ARRAY_SIZE(pieces))]);
+			append(buf, len, random_piece(rng, key, item, sizeof(item)));
 			break;
 		}
 	}
