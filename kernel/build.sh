@@ -137,11 +137,13 @@ configure() {
 }
 
 # make's own "  CC  file" lines are too many to show; count them instead,
-# so a long cold build still says it is alive.
+# so a long cold build still says it is alive.  kbuild prints none under
+# a make -s (it reads MAKEFLAGS, which make check's "make -s initramfs"
+# passes down), so the kernel's make gets no MAKEFLAGS of ours.
 make_with_progress() {
 	{
 		rc=0
-		kmake "$LINUX" "$OBJ" "$1" 2>"$OBJ/build-warnings.log" || rc=$?
+		(unset MAKEFLAGS && kmake "$LINUX" "$OBJ" "$1") 2>"$OBJ/build-warnings.log" || rc=$?
 		echo $rc >"$OBJ/make.rc"
 	} | awk '/^  [A-Z]+ / { n++; if (n % 200 == 0) printf "    ... %d files built\n", n; fflush() }
 		END { if (n) printf "    %d files built\n", n }'
