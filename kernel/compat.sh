@@ -1,6 +1,6 @@
 #!/bin/sh
 # make compat: do the steps apply to every Debian 6.1.y the archive holds,
-# and where they do, does the result behave like step 13?
+# and where they do, does the last step answer as on the pinned base?
 #
 #   kernel/compat.sh [VERSION...]   default: every version that
 #                                   `apt-cache madison linux-source-6.1` lists
