@@ -53,12 +53,23 @@ in_version() {
 }
 
 # run_vm VERSION: boot its last step with the canonical initramfs of
-# that step's ABI (vm/run picks it).
+# that step's ABI (vm/run picks it).  The selftests are those that
+# initramfs holds, like the demos: the series' test_token and, for the
+# shipped ABI, upstream's, built once against the pinned step's BTF;
+# libbpf relocates its programs against this version's kernel as it
+# loads them (CO-RE), as for any distribution's binary.  vm/run runs
+# the selftests the step's folder names, so the version's folder is made
+# to name the canonical ones (its tree's own test_token has shown that
+# it builds there; the VM would run the canonical one anyway).
 run_vm() {
-	local b=$C/$1/build f
+	local b=$C/$1/build f selftests=$OUT/step-$last_id/selftests
 	for f in $image $image.list demos demos-shipped accel; do
 		[ -e "$BUILD/$f" ] && ln -sfn "$BUILD/$f" "$b/$f"
 	done
+	if [ -d "$selftests" ]; then
+		rm -rf "$b/out/step-$last_id/selftests"
+		ln -s "$selftests" "$b/out/step-$last_id/selftests"
+	fi
 	in_version "$1" sh "$TOP/vm/run" "$last_id" >"$C/$1/vm.log" 2>&1
 }
 
