@@ -28,6 +28,10 @@ set -eu
 FAILED_ONLY=${FAILED:-0}
 LAST_FAILED=$BUILD/check/failed
 
+# a prefix for the commands of tests that run beside the VM boots
+# (nice -n 19 there, see `all` below), empty elsewhere
+BESIDE=
+
 PASSED=0
 FAILED=0
 SKIPPED=0
@@ -171,18 +175,18 @@ host_tests() {
 # Objects the minimal kernel does not build, under a wide config (the
 # series applied once: each step's check starts from its branch).
 wide_check() {
-	sh "$TOP/kernel/tree.sh" apply >"$TMP/apply.out" 2>&1 ||
+	$BESIDE sh "$TOP/kernel/tree.sh" apply >"$TMP/apply.out" 2>&1 ||
 		{ diag <"$TMP/apply.out"; fail "wide-compile (applying the series)"; return; }
 	for s in $(series_steps); do
 		[ -f "$TOP/steps/$s/patch" ] || continue
-		t "wide-compile/$s" env BPFTOK_SERIES_APPLIED=1 sh "$TOP/kernel/wide-check.sh" "$s"
+		t "wide-compile/$s" $BESIDE env BPFTOK_SERIES_APPLIED=1 sh "$TOP/kernel/wide-check.sh" "$s"
 	done
 }
 
 checkpatch() {
 	for s in $(series_steps); do
 		[ -f "$TOP/steps/$s/patch" ] || continue
-		t "checkpatch/$s" sh "$TOP/kernel/checkpatch.sh" "$s"
+		t "checkpatch/$s" $BESIDE sh "$TOP/kernel/checkpatch.sh" "$s"
 	done
 }
 
@@ -198,14 +202,15 @@ checkpatch() {
 VM_LIB=$TOP/vm
 . "$VM_LIB/qemu.sh"
 # A stop (INT or TERM to this process alone, as a CI timeout or `kill PID`
-# sends it, not only to its process group) stops the VM runs: vm_stop
-# sends each job TERM, which stops its vm/run, which stops its QEMU, and
-# the lock goes when the last of them has exited.  The jobs beside the
+# sends it, not only to its process group) stops the VM runs: vm_runs_stop
+# sends the scheduler's job TERM, whose vm_stop sends each VM job TERM,
+# which stops its vm/run, which stops its QEMU, and the lock goes when
+# the last of them has exited.  The jobs beside the
 # others (the Debian roots, the smoke) are stopped the same way.
-trap 'vm_stop; bg_stop' EXIT
-trap 'vm_stop; bg_stop; trap - EXIT; exit 130' INT
-trap 'vm_stop; bg_stop; trap - EXIT; exit 143' TERM
-trap 'vm_stop; bg_stop; trap - EXIT; exit 129' HUP
+trap 'vm_runs_stop; vm_stop; bg_stop' EXIT
+trap 'vm_runs_stop; vm_stop; bg_stop; trap - EXIT; exit 130' INT
+trap 'vm_runs_stop; vm_stop; bg_stop; trap - EXIT; exit 143' TERM
+trap 'vm_runs_stop; vm_stop; bg_stop; trap - EXIT; exit 129' HUP
 
 vm_job() {
 	case $1 in
@@ -243,7 +248,16 @@ vm_report() {
 # fuzzer, under KASAN, kmemleak, lockdep and UBSAN; the longest run, so it
 # starts first) beside the matrix (each case x step is one test, its
 # verdict from build/results), then the matrix report.
-vm_all() {
+#
+# vm_runs_start builds the debug kernel and starts the boots in a job of
+# their own (VM_RUNS_PID), so that work which needs no VM can run beside
+# them: the debug run's 1000 lifetime rounds under KASAN keep one core
+# busy for minutes after the matrix's short boots have ended on the
+# other.  vm_runs_finish waits for the boots and gives each run's lines,
+# in the order of the labels, then the matrix report.
+VM_RUNS_PID=
+VM_LABELS=
+vm_runs_start() {
 	local labels=
 	if ! sh "$TOP/kernel/build.sh" --debug >"$TMP/build-debug.out" 2>&1; then
 		diag <"$TMP/build-debug.out"
@@ -266,8 +280,39 @@ vm_all() {
 	BPFTOK_ACCEL=$(sh "$TOP/vm/run" --accel "$(series_steps | head -1)")
 	export BPFTOK_ACCEL
 	mkdir -p "$TMP/vm"
+	VM_LABELS=$labels
 	# shellcheck disable=SC2086 # a list of labels
-	vm_schedule "$TMP/vm" $labels
+	vm_runs_job $labels >"$TMP/vm/schedule.out" 2>&1 </dev/null &
+	VM_RUNS_PID=$!
+}
+
+# vm_runs_job LABEL...: the scheduler, in the background job vm_runs_start
+# starts.  A job is a subshell, which starts with the default traps: its
+# own stop ends its boots (vm/qemu.sh's vm_stop), and its vm_report only
+# lets the next boot start; the lines are vm_runs_finish's.
+vm_runs_job() {
+	trap vm_stop EXIT
+	trap 'vm_stop; trap - EXIT; exit 143' INT TERM HUP
+	vm_report() { :; }
+	vm_schedule "$TMP/vm" "$@"
+}
+
+# vm_runs_stop: a stop of this run ends the boots too
+vm_runs_stop() {
+	[ -n "$VM_RUNS_PID" ] || return 0
+	kill -TERM "$VM_RUNS_PID" 2>/dev/null || true
+	wait "$VM_RUNS_PID" 2>/dev/null || true
+	VM_RUNS_PID=
+}
+
+vm_runs_finish() {
+	local label
+	[ -z "$VM_RUNS_PID" ] || wait "$VM_RUNS_PID" || true
+	VM_RUNS_PID=
+	# a run whose job left no status (it could not start) is a failure
+	for label in $VM_LABELS; do
+		vm_report "$label" "$(cat "$TMP/vm/$label.status" 2>/dev/null || echo 1)"
+	done
 	t "matrix/complete" sh "$TOP/vm/matrix.sh" report
 	t "matrix/columns" matrix_columns "$BUILD/report/matrix.tsv"
 	# the answer key's claims against what was just measured
@@ -366,7 +411,8 @@ host)
 	;;
 vm)
 	phase "QEMU, one VM per core: the debug kernel beside the demo matrix" "VM runs"
-	vm_all
+	vm_runs_start
+	vm_runs_finish
 	phase ""
 	;;
 all)
@@ -384,14 +430,20 @@ all)
 		# every step's warnings log exists only from this point on.
 		t "build/shipped-abi-image" make -s -C "$TOP" initramfs-shipped
 		build_warnings
-		phase "checkpatch on every step patch" "checkpatch"
+		# The boots, and beside them what needs no VM: checkpatch, the
+		# wide compile and the series on the pristine tree, at the lowest
+		# priority, so they take the core the matrix leaves idle while the
+		# debug run goes on, and never slow a boot towards its deadline.
+		# (The debug kernel is built first: the wide compile checks other
+		# commits out in build/linux.)
+		phase "QEMU, one VM per core: the debug kernel (KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer) beside the demo matrix; checkpatch, the wide compile and the series beside them" "VM runs + checkpatch, wide compile, series"
+		vm_runs_start
+		BESIDE="nice -n 19"
 		checkpatch
-		phase "compiling each step's callers under a wide config" "wide compile"
 		wide_check
-		phase "exporting the series and applying it to the pristine tree" "series"
-		t "series/applies-on-pristine" sh "$TOP/kernel/series.sh"
-		phase "QEMU, one VM per core: the debug kernel (KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer) beside the demo matrix" "VM runs"
-		vm_all
+		t "series/applies-on-pristine" $BESIDE sh "$TOP/kernel/series.sh"
+		BESIDE=
+		vm_runs_finish
 		# The smoke in a minimal Debian 12 root (make deps, step 00 and
 		# its demo, docs, slides) spends its first minutes in apt: it
 		# runs beside the host and bundle tests
