@@ -3,10 +3,11 @@
 # learner would type it: inside the qemu-only root, as root, dropping to
 # nobody for every command (setpriv is the test's, not the runner's).
 #
-#   sh walk.sh PLAN BUNDLE-DIR OUT-DIR
+#   sh walk.sh PLAN BUNDLE-DIR OUT-DIR [STEP...]
 #
-# For the Nth line of the plan it writes OUT-DIR/N.out, and OUT-DIR/N.rc
-# for a run line: the command's exit status.  A vm line starts
+# For the Nth line of the plan (of the STEPs' lines only, if given) it
+# writes OUT-DIR/N.out, and OUT-DIR/N.rc for a run line: the command's
+# exit status.  Two walks of different steps may share OUT-DIR.  A vm line starts
 # `./bpftoken vm ...` with its input from a FIFO; each in-vm line after
 # it is typed into the VM's shell once the one before has finished
 # (the output of an echo of a marker shows that), then `exit`.  OUT-DIR/N.out of the vm
@@ -14,7 +15,10 @@
 # off after the exit, else what went wrong.
 set -u
 plan=$1 dir=$2 out=$3
+shift 3
+steps=" $* "
 tab=$(printf '\t')
+fifo=$out/fifo.$$
 mkdir -p "$out"
 cd "$dir" || exit 1
 
@@ -36,11 +40,11 @@ wait_for() {
 vm_n= vm_pid= vm_marks=0 vm_fail=
 vm_start() {
 	vm_n=$1 vm_marks=0 vm_fail=
-	rm -f "$out/fifo"
-	mkfifo "$out/fifo"
-	as_learner sh -c "exec $2" <"$out/fifo" >"$out/$1.out" 2>&1 &
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	as_learner sh -c "exec $2" <"$fifo" >"$out/$1.out" 2>&1 &
 	vm_pid=$!
-	exec 3>"$out/fifo"
+	exec 3>"$fifo"
 	wait_for 'BPF FS is at /sys/fs/bpf' "$out/$1.out" 120 || vm_fail="no shell within 120 s"
 	sleep 1	# the shell itself starts after the banner
 }
@@ -69,13 +73,14 @@ vm_stop() {
 	fi
 	wait "$vm_pid" 2>/dev/null
 	echo "${vm_fail:-ok}" >"$out/$vm_n.rc"
-	rm -f "$out/fifo"
+	rm -f "$fifo"
 	vm_n=
 }
 
 n=0
 while IFS=$tab read -r step section kind text; do
 	n=$((n + 1))
+	[ "$steps" = "  " ] || case $steps in *" $step "*) ;; *) continue ;; esac
 	case $kind in
 	run)
 		vm_stop
