@@ -205,8 +205,8 @@ VM_LIB=$TOP/vm
 # sends it, not only to its process group) stops the VM runs: vm_runs_stop
 # sends the scheduler's job TERM, whose vm_stop sends each VM job TERM,
 # which stops its vm/run, which stops its QEMU, and the lock goes when
-# the last of them has exited.  The jobs beside the
-# others (the Debian roots, the smoke) are stopped the same way.
+# the last of them has exited.  The jobs beside the others (the Debian
+# roots, the smoke) are stopped the same way.
 trap 'vm_runs_stop; vm_stop; bg_stop' EXIT
 trap 'vm_runs_stop; vm_stop; bg_stop; trap - EXIT; exit 130' INT
 trap 'vm_runs_stop; vm_stop; bg_stop; trap - EXIT; exit 143' TERM
@@ -311,6 +311,8 @@ vm_runs_finish() {
 	VM_RUNS_PID=
 	# a run whose job left no status (it could not start) is a failure
 	for label in $VM_LABELS; do
+		[ -s "$TMP/vm/$label.status" ] ||
+			echo "vm/$label: its job left no status (it did not start, or the scheduler stopped first)" >>"$TMP/vm/$label.out"
 		vm_report "$label" "$(cat "$TMP/vm/$label.status" 2>/dev/null || echo 1)"
 	done
 	t "matrix/complete" sh "$TOP/vm/matrix.sh" report
