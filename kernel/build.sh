@@ -166,7 +166,7 @@ build_kernel() {
 	if [ -f "$OBJ/vmlinux" ]; then
 		info "$label: building bzImage (incremental)"
 	else
-		info "$label: building bzImage (cold: about 2 minutes for a step on 2 cores without ccache, longer for the debug flavour, less with ccache)"
+		info "$label: building bzImage (cold: about 6 minutes for a step on 2 cores without ccache, as make bench measures; longer for the debug flavour, less with ccache)"
 	fi
 	make_with_progress bzImage ||
 		{ cat "$OBJ/build-warnings.log" >&2; die "kernel build of $label failed"; }
