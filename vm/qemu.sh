@@ -65,8 +65,9 @@ trap 'vm_stop; trap - EXIT; exit 143' TERM
 trap 'vm_stop; trap - EXIT; exit 129' HUP
 
 # qemu_batch ACCEL LOG TIMEOUT CMDLINE: boot in the background with the
-# serial console into LOG (QEMU's own messages into LOG.qemu), for at
-# most TIMEOUT seconds.  Sets rc: 124 on timeout, else QEMU's status.
+# serial console into LOG (QEMU's own messages into LOG.qemu), stopped
+# once TIMEOUT seconds have passed.  Sets rc: 124 on timeout, else QEMU's
+# status.
 qemu_batch() {
 	# QEMU reads a comma in a chardev path as an option separator
 	_serial=$(printf '%s' "$2" | sed 's/,/,,/g')
@@ -80,7 +81,10 @@ qemu_batch() {
 		$BATCH_FLAGS -serial "file:$_serial" -append "$4" \
 		</dev/null >"$2.qemu" 2>&1 &
 	qemu_pid=$!
-	_deadline=$(($(date +%s) + $3))
+	# date +%s counts whole seconds: started at 12.9 s, a deadline of
+	# 12 + TIMEOUT would stop QEMU after TIMEOUT - 0.9 s, and a 1 s
+	# timeout at once.  One second more gives QEMU at least TIMEOUT.
+	_deadline=$(($(date +%s) + $3 + 1))
 	rc=0
 	while kill -0 "$qemu_pid" 2>/dev/null; do
 		if [ "$(date +%s)" -ge "$_deadline" ]; then
