@@ -207,10 +207,10 @@ VM_LIB=$TOP/vm
 # which stops its vm/run, which stops its QEMU, and the lock goes when
 # the last of them has exited.  The jobs beside the others (the Debian
 # roots, the smoke) are stopped the same way.
-trap 'vm_runs_stop; vm_stop; bg_stop' EXIT
-trap 'vm_runs_stop; vm_stop; bg_stop; trap - EXIT; exit 130' INT
-trap 'vm_runs_stop; vm_stop; bg_stop; trap - EXIT; exit 143' TERM
-trap 'vm_runs_stop; vm_stop; bg_stop; trap - EXIT; exit 129' HUP
+trap 'vm_runs_stop; bg_stop' EXIT
+trap 'vm_runs_stop; bg_stop; trap - EXIT; exit 130' INT
+trap 'vm_runs_stop; bg_stop; trap - EXIT; exit 143' TERM
+trap 'vm_runs_stop; bg_stop; trap - EXIT; exit 129' HUP
 
 vm_job() {
 	case $1 in
