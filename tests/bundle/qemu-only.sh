@@ -48,8 +48,10 @@ cp "$TOP/tests/bundle/walk.sh" "$root/home/learner/"
 bb_steps="$(step_id "$(series_steps | head -1)") $(step_id "$(v6_abi_steps | tail -1)") $(step_id "$(series_steps | tail -1)") mainline"
 
 # the walk's two halves: the first half of the steps, and the rest
-walk_a=$(series_steps | head -n $(($(series_steps | wc -l) / 2)) | tr '\n' ' ')
-walk_b=$(series_steps | tail -n +$(($(series_steps | wc -l) / 2 + 1)) | tr '\n' ' ')
+steps=$(series_steps)
+first_half=$(($(printf '%s\n' "$steps" | wc -l) / 2))
+walk_a=$(printf '%s\n' "$steps" | head -n "$first_half" | tr '\n' ' ')
+walk_b=$(printf '%s\n' "$steps" | tail -n +$((first_half + 1)) | tr '\n' ' ')
 
 # As nobody, from the tarball, what the learners' README says to type.
 # setpriv is the test's, not the runner's: it only drops root.
