@@ -44,9 +44,11 @@ qemus() {
 	qemu_pids "$@" | wc -l
 }
 
-# wait_for_qemu: until this step's QEMU runs (at most 10 s); prints its pid
+# wait_for_qemu: until this step's QEMU runs; prints its pid.  vm/run
+# takes about 1 s to get there, longer beside a busy make check: give up
+# after 300 polls (30 s and more), which only a broken runner reaches.
 wait_for_qemu() {
-	for _ in $(seq 100); do
+	for _ in $(seq 300); do
 		pid=$(qemu_pids | head -1)
 		[ -n "$pid" ] && { echo "$pid"; return 0; }
 		sleep 0.1
