@@ -102,7 +102,12 @@ seed_pristine() {
 	git clone -q --shared --no-checkout "$seed" "$tmp"
 	git -C "$tmp" remote remove origin
 	git_setup "$tmp"
-	git -C "$tmp" checkout -q -b "$branch" pristine
+	# the clone made a branch of whatever the seed had checked out (step-00
+	# while the seed builds it, a later step after): only pristine is taken
+	git -C "$tmp" checkout -q --detach pristine
+	git -C "$tmp" for-each-ref --format='%(refname)' refs/heads |
+		xargs -r -n1 git -C "$tmp" update-ref -d
+	git -C "$tmp" checkout -q -b "$branch"
 }
 
 # check_tarball TARBALL PACKAGE: the tarball must be the one dpkg
