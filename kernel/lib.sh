@@ -229,6 +229,24 @@ installed_version() {
 		awk '$1 ~ /^[ih]i/ { print $2 }'
 }
 
+# check_tarball TARBALL PACKAGE: the tarball must be the one dpkg
+# installed with PACKAGE at the version kernel/versions pins, unchanged.
+check_tarball() {
+	local pin have sum want
+	pin=$(pinned_version "$2")
+	have=$(installed_version "$2")
+	[ -n "$pin" ] || die "$2 has no version in kernel/versions"
+	[ "$have" = "$pin" ] ||
+		die "$2 is ${have:-not installed} here, the steps are made on $pin (kernel/versions).
+  To install $pin: make deps
+  To port the steps onto ${have:-another version} instead: make port BASE=${have:-VERSION}"
+	want=$(awk -v f="${1#/}" '$2 == f { print $1 }' "/var/lib/dpkg/info/$2.md5sums" 2>/dev/null || true)
+	[ -n "$want" ] || die "$1 is not the tarball the package $2 installed; the steps are made on /usr/src/$2.tar.xz (make deps installs it)"
+	sum=$(md5sum <"$1" | cut -d' ' -f1)
+	[ "$sum" = "$want" ] ||
+		die "$1 differs from what $2 $pin installed (md5 $sum, dpkg has $want); reinstall it: apt-get install --reinstall $2=$pin"
+}
+
 # need_tools WHAT TOOL:PACKAGE...: stop before WHAT, naming every missing
 # tool's Debian package, rather than let make fail minutes in with
 # "Error 127".  A TOOL with a slash is a header under /usr/include.
