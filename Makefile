@@ -43,7 +43,7 @@ endif
 .DELETE_ON_ERROR:
 .PHONY: help deps tree check-step build build-all build-debug build-mainline demos demos-mainline initramfs \
 	initramfs-mainline demos-shipped initramfs-shipped client run run-debug fuzz vm matrix demo check \
-	refresh series branches docs slides bundle checkpatch compat port fresh wide-check test-host bench clean distclean
+	refresh series debian-patches branches docs slides bundle checkpatch compat port fresh wide-check test-host bench clean distclean
 
 help:
 	@echo "BPF token and BPF FS-based delegation (v6), step by step on Linux 6.1"
@@ -85,6 +85,8 @@ help:
 	@echo "                       initramfs, QEMU, scripts) are unchanged is not booted again"
 	@echo "  make refresh STEP=NN turn commits made on branch step-NN back into steps/NN-*/patch"
 	@echo "  make series          the steps as a git format-patch series in build/series/, checked with git am"
+	@echo "  make debian-patches  the steps as a Debian quilt queue with DEP-3 headers in build/debian-patches/,"
+	@echo "                       checked with quilt push -a --fuzz=0 on a fresh linux-source-6.1"
 	@echo "  make branches        the same as make tree: branches step-00..step-NN in build/linux"
 	@echo "  make docs            build/docs/: one page per step, hunks beside their notes, the measured matrix"
 	@echo "                       with its flips, the workshop page; the answer key in instructor.html"
@@ -350,6 +352,9 @@ refresh:
 series:
 	@sh kernel/series.sh
 
+debian-patches:
+	@sh kernel/debian-patches.sh
+
 branches: tree
 
 # The site and the deck are files make keeps: made again only when what
@@ -383,7 +388,7 @@ bundle: build/report/matrix.done
 
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
-		build/initramfs.* build/initramfs-mainline.* build/initramfs-shipped.* build/demos-mainline build/demos-shipped build/client build/upstream-token-step build/obj-bench build/obj-bench.log build/tools build/obj-wide build/series build/docs build/docs.new build/slides build/bundle build/libbpf-cache \
+		build/initramfs.* build/initramfs-mainline.* build/initramfs-shipped.* build/demos-mainline build/demos-shipped build/client build/upstream-token-step build/obj-bench build/obj-bench.log build/tools build/obj-wide build/series build/debian-patches build/debian-patches-check build/docs build/docs.new build/slides build/bundle build/libbpf-cache \
 		build/tmp build/test.out build/fresh/root-* build/check
 
 # Refuses while build/ holds the user's work: edits or new files in

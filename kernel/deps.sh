@@ -45,6 +45,7 @@ bsdextrautils
 binutils
 rsync
 mmdebstrap
+quilt
 dwarves
 clang
 "

@@ -433,17 +433,19 @@ all)
 		t "build/shipped-abi-image" make -s -C "$TOP" initramfs-shipped
 		build_warnings
 		# The boots, and beside them what needs no VM: checkpatch, the
-		# wide compile and the series on the pristine tree, at the lowest
+		# wide compile, the series on the pristine tree and the Debian
+		# patch queue on a fresh extraction of the source, at the lowest
 		# priority, so they take the core the matrix leaves idle while the
 		# debug run goes on, and never slow a boot towards its deadline.
 		# (The debug kernel is built first: the wide compile checks other
 		# commits out in build/linux.)
-		phase "QEMU, one VM per core: the debug kernel (KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer) beside the demo matrix; checkpatch, the wide compile and the series beside them" "VM runs + checkpatch, wide compile, series"
+		phase "QEMU, one VM per core: the debug kernel (KASAN, kmemleak, lockdep, UBSAN; suites and fuzzer) beside the demo matrix; checkpatch, the wide compile, the series and the Debian patch queue beside them" "VM runs + checkpatch, wide compile, series, patch queue"
 		vm_runs_start
 		BESIDE="nice -n 19"
 		checkpatch
 		wide_check
 		t "series/applies-on-pristine" $BESIDE sh "$TOP/kernel/series.sh"
+		t "debian-patches/quilt-push-on-fresh-source" $BESIDE sh "$TOP/kernel/debian-patches.sh"
 		BESIDE=
 		vm_runs_finish
 		# The smoke in a minimal Debian 12 root (make deps, step 00 and
