@@ -179,8 +179,11 @@ epilogue_opening() {
 		awk -F' *[|] *' '/^[|] [^:]/ && $2 != "when" { printf "- **%s**: %s\n", $2, $3 }'
 	{
 		echo "Sources, row by row: docs/history.md (the site's history page)."
-		echo "Why the revert: fd 0 is a valid fd, so a token fd field where 0 means"
-		echo "\"no token\" could not stay; what merged is BPF_F_TOKEN_FD."
+		echo "Why the revert: the token work came mixed into the bpf-next pull, not as"
+		echo "a branch of its own that could be reviewed apart (the networking side was"
+		echo "not comfortable reviewing its filesystem part); and fd 0 is a"
+		echo "valid fd, so a token fd field where 0 means \"no token\" could not stay;"
+		echo "what merged is BPF_F_TOKEN_FD."
 	} | notes
 }
 
