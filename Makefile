@@ -53,7 +53,8 @@ help:
 	@echo "                       the token selftest in QEMU, print the matrix"
 	@echo "  make check           everything 'make demo' does, plus the debug kernel run (suites,"
 	@echo "                       short fuzz pass, kmemleak), the host tests, checkpatch, the"
-	@echo "                       wide-config compile and the series check; ends with"
+	@echo "                       wide-config and Debian-config compiles, the series and the"
+	@echo "                       Debian patch queue checks; ends with"
 	@echo "                       'N passed, N failed'.  Every test runs; a kernel or VM run"
 	@echo "                       is reused only on byte-identical recorded inputs."
 	@echo "                       FAILED=1 runs only what failed in the last check"
@@ -101,7 +102,8 @@ help:
 	@echo "  make port BASE=6.1.176-1  re-make the steps on that 6.1.y like git rebase; stops at a"
 	@echo "                       conflict, run again after resolving; ADOPT=1 makes it the pinned base"
 	@echo "  make fresh           'make demo' in a minimal Debian 12 root (mmdebstrap), nothing preinstalled"
-	@echo "  make wide-check [STEP=NN]  compile what a step touches under a wide config"
+	@echo "  make wide-check [STEP=NN]  compile what a step touches under a wide config; then (or with"
+	@echo "                       STEP=debian alone) what every step touches, with Debian's own amd64 config"
 	@echo "  make test-host       the tests of the tooling in tests/host (builds every step, 6.12 and the"
 	@echo "                       initramfs first if needed; a few of them boot a VM)"
 	@echo "  make bench           cold build, one-file rebuild, boot-to-result (BENCH_COLD=0: boots only)"
@@ -328,11 +330,14 @@ fresh:
 	@sh tests/fresh.sh full
 
 wide-check:
-	@if [ -n "$(STEP)" ]; then \
+	@if [ "$(STEP)" = debian ]; then \
+		sh kernel/wide-check.sh --debian; \
+	elif [ -n "$(STEP)" ]; then \
 		sh kernel/wide-check.sh "$(STEP)"; \
 	else \
 		sh kernel/tree.sh apply && for s in $(STEPS); do \
-			BPFTOK_SERIES_APPLIED=1 sh kernel/wide-check.sh $$s || exit 1; done; \
+			BPFTOK_SERIES_APPLIED=1 sh kernel/wide-check.sh $$s || exit 1; done && \
+		BPFTOK_SERIES_APPLIED=1 sh kernel/wide-check.sh --debian; \
 	fi
 
 # The host tests read every step's build, the initramfs and 6.12's
@@ -388,7 +393,7 @@ bundle: build/report/matrix.done
 
 clean:
 	rm -rf build/out build/demos build/results build/report build/logs \
-		build/initramfs.* build/initramfs-mainline.* build/initramfs-shipped.* build/demos-mainline build/demos-shipped build/client build/upstream-token-step build/obj-bench build/obj-bench.log build/tools build/obj-wide build/series build/debian-patches build/debian-patches-check build/docs build/docs.new build/slides build/bundle build/libbpf-cache \
+		build/initramfs.* build/initramfs-mainline.* build/initramfs-shipped.* build/demos-mainline build/demos-shipped build/client build/upstream-token-step build/obj-bench build/obj-bench.log build/tools build/obj-wide build/obj-debian build/series build/debian-patches build/debian-patches-check build/docs build/docs.new build/slides build/bundle build/libbpf-cache \
 		build/tmp build/test.out build/fresh/root-* build/check
 
 # Refuses while build/ holds the user's work: edits or new files in

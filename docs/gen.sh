@@ -262,6 +262,28 @@ compat_page() {
 	} >"$SRC/compat.md"
 }
 
+# docs/debian-patches.md, then build/report/debian-config.tsv as the
+# Debian-config compile (kernel/wide-check.sh --debian) last wrote it.
+debian_patches_page() {
+	local tsv=$BUILD/report/debian-config.tsv
+	{
+		with_title_block "$TOP/docs/debian-patches.md"
+		echo
+		echo "## As compiled"
+		echo
+		if [ -f "$tsv" ]; then
+			echo "Every object of the list above, from the last \`make wide-check STEP=debian\`"
+			echo "(\`make check\` runs it), with $(sed -n '3s/.*(\(linux-config-6.1 [^)]*\)).*/\1/p' "$tsv"):"
+			echo
+			echo '<table class="matrix"><tr><th>file</th><th>with Debian'"'"'s configuration</th></tr>'
+			awk -F'\t' '!/^#/ { printf "<tr><td><code>%s</code></td><td>%s</td></tr>\n", $1, $2 }' "$tsv"
+			echo '</table>'
+		else
+			echo "Not compiled yet: run \`make wide-check STEP=debian\` before \`make docs\`."
+		fi
+	} >"$SRC/debian-patches.md"
+}
+
 # docs/mainline.md, then every case whose answer differs between step 13
 # and mainline, as measured: the differences the page must explain.
 mainline_page() {
@@ -461,7 +483,7 @@ instructor_page
 with_title_block "$TOP/docs/workshop.md" >"$SRC/workshop.md"
 with_title_block "$TOP/docs/glossary.md" >"$SRC/glossary.md"
 with_title_block "$TOP/docs/history.md" >"$SRC/history.md"
-with_title_block "$TOP/docs/debian-patches.md" >"$SRC/debian-patches.md"
+debian_patches_page
 command -v dot >/dev/null || die "graphviz (dot) not found; run 'make deps'"
 dot -Tsvg -o "$DEST/flow.svg" "$TOP/docs/flow.dot"
 for md in "$SRC"/*.md; do

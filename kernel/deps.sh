@@ -15,6 +15,7 @@ set -eu
 
 PACKAGES="
 linux-source-6.1
+linux-config-6.1
 linux-source-6.12
 qemu-system-x86
 busybox-static

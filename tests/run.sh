@@ -173,7 +173,8 @@ host_tests() {
 }
 
 # Objects the minimal kernel does not build, under a wide config (the
-# series applied once: each step's check starts from its branch).
+# series applied once: each step's check starts from its branch), then
+# every step's under the configuration Debian ships.
 wide_check() {
 	$BESIDE sh "$TOP/kernel/tree.sh" apply >"$TMP/apply.out" 2>&1 ||
 		{ diag <"$TMP/apply.out"; fail "wide-compile (applying the series)"; return; }
@@ -181,6 +182,7 @@ wide_check() {
 		[ -f "$TOP/steps/$s/patch" ] || continue
 		t "wide-compile/$s" $BESIDE env BPFTOK_SERIES_APPLIED=1 sh "$TOP/kernel/wide-check.sh" "$s"
 	done
+	t "wide-compile/debian-config" $BESIDE env BPFTOK_SERIES_APPLIED=1 sh "$TOP/kernel/wide-check.sh" --debian
 }
 
 checkpatch() {

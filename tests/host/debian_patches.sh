@@ -81,6 +81,25 @@ else
 	echo "  NOT OK: $queue/series is missing: make debian-patches (make check runs it before these tests)"
 	fails=$((fails + 1))
 fi
+# Debian's configuration: without it the compile names the fix; with it
+# (make check ran wide-compile/debian-config before these tests) every
+# .c file a step touches is in the report, compiled or not built.
+expect_fail "the Debian-config compile without linux-config-6.1's file names make deps" "run 'make deps'" \
+	env DEBIAN_CONFIG=/nonexistent/config.xz sh "$TOP/kernel/wide-check.sh" --debian
+report=$BUILD/report/debian-config.tsv
+if [ -f "$report" ]; then
+	grep -h '^+++ b/.*\.c$' "$TOP"/steps/*/patch | sed 's|^+++ b/||' | grep -v '^tools/' | sort -u |
+		while read -r f; do grep -q "^$f	" "$report" || echo "$f"; done >"$scratch/unlisted"
+	check "the Debian-config report lists every .c file a step touches$(tr '\n' ' ' <"$scratch/unlisted" | sed 's/./ (not: &/; s/ $/)/')" \
+		[ ! -s "$scratch/unlisted" ]
+	check "... each compiled or not built" \
+		sh -c "! grep -v '^#' '$report' | grep -qv '	\(compiled\|not built\)\$'"
+	check "... and most of them compiled" [ "$(grep -c '	compiled$' "$report")" -ge 20 ]
+else
+	echo "  NOT OK: $report is missing: make wide-check STEP=debian (make check runs it before these tests)"
+	fails=$((fails + 1))
+fi
+
 # The page: built, linked, and each fix it marks taken in step NN is one
 # that step's NOTES.md names.
 check "make docs writes the patch queue page" grep -q 'id="fixes-to-carry"' "$BUILD/docs/debian-patches.html"
