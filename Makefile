@@ -367,7 +367,7 @@ branches: tree
 # measured), so after a NOTES.md edit only they and the bundle are redone.
 MEASURED = $(wildcard build/report/*.tsv build/results/*.tsv build/results/*.inputs build/logs/*.console)
 DOCS_IN := $(shell git ls-files steps docs userspace-demo kernel/hunks.awk kernel/checkpatch.sh 2>/dev/null)
-SLIDES_IN := $(shell git ls-files slides steps docs/workshop.md docs/mainline.md docs/flips.awk docs/learner.awk 2>/dev/null)
+SLIDES_IN := $(shell git ls-files slides steps docs/workshop.md docs/mainline.md docs/history.md docs/real-systems.md docs/flips.awk docs/learner.awk 2>/dev/null)
 
 docs: build/docs/index.html
 build/docs/index.html: $(DOCS_IN) $(MEASURED)

@@ -410,6 +410,7 @@ index_page() {
 		echo "[what a token does not allow: escapes, bad input, leaks, fuzzing](reliability.html) -"
 		echo "[backporting: the steps on every Debian 6.1.y](compat.html) -"
 		echo "[the patch queue a distro applies, and the fixes to carry](debian-patches.html) -"
+		echo "[tokens in real systems: clients, managers, kernels](real-systems.html) -"
 		echo "[v6 -> mainline: what upstream review changed, case by case](mainline.html) -"
 		echo "[from v6 to Linux 6.9: the history, and the epilogue's steps](history.html)"
 		echo
@@ -462,6 +463,7 @@ nav_yaml() {
 		reliability.html "What a token does not allow" \
 		compat.html "Every Debian 6.1.y" \
 		debian-patches.html "A distro's patch queue" \
+		real-systems.html "Tokens in real systems" \
 		mainline.html "v6 -> mainline" \
 		history.html "v6 -> 6.9: the history" \
 		checkpatch.html "checkpatch" \
@@ -484,6 +486,7 @@ with_title_block "$TOP/docs/workshop.md" >"$SRC/workshop.md"
 with_title_block "$TOP/docs/glossary.md" >"$SRC/glossary.md"
 with_title_block "$TOP/docs/history.md" >"$SRC/history.md"
 debian_patches_page
+with_title_block "$TOP/docs/real-systems.md" >"$SRC/real-systems.md"
 command -v dot >/dev/null || die "graphviz (dot) not found; run 'make deps'"
 dot -Tsvg -o "$DEST/flow.svg" "$TOP/docs/flow.dot"
 for md in "$SRC"/*.md; do

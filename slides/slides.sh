@@ -228,6 +228,33 @@ mainline_appendix() {
 	done
 }
 
+# Appendix: the two tables of docs/real-systems.md, cut to what a slide
+# holds (the first words of a cell); their knobs as presenter notes.
+real_systems_appendix() {
+	local page=$TOP/docs/real-systems.md
+	echo
+	echo "# Appendix: who speaks tokens {.appendix}"
+	echo
+	echo "| system | first version | in this project |"
+	echo "|:--|:--|:--|"
+	section "$page" "## Clients and managers" | awk -F' *[|] *' '
+		/^[|] [^:]/ && $2 != "system" {
+			here = $5; sub(/:.*/, "", here); gsub(/\*/, "", here)
+			printf "| %s | %s | %s |\n", $2, $3, here }'
+	section "$page" "## Clients and managers" | awk -F' *[|] *' '
+		/^[|] [^:]/ && $2 != "system" { printf "%s %s: %s\n", $2, $3, $4 }' | notes
+	echo
+	echo "# Appendix: which kernels have tokens {.appendix}"
+	echo
+	echo "| kernel | tokens |"
+	echo "|:--|:--|"
+	section "$page" "## Kernels" | awk -F' *[|] *' '
+		/^[|] [^:]/ && $2 != "kernel" {
+			has = $3; sub(/:.*/, "", has); gsub(/\*/, "", has)
+			printf "| %s | %s |\n", $2, has }'
+	echo "Sources, row by row: the site's page \"Tokens in real systems\"." | notes
+}
+
 {
 	cat "$TOP/slides/slides-opening.md"
 	if [ -f "$TOP/docs/workshop.md" ]; then
@@ -243,6 +270,7 @@ mainline_appendix() {
 		step_slides "$s"
 	done
 	mainline_appendix
+	real_systems_appendix
 } >"$md"
 
 # reveal.js beside the deck: only what the page loads
