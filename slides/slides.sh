@@ -229,29 +229,42 @@ mainline_appendix() {
 }
 
 # Appendix: the two tables of docs/real-systems.md, cut to what a slide
-# holds (the first words of a cell); their knobs as presenter notes.
+# holds; the clients' knobs as presenter notes.
+# table_cells SECTION cut|whole N...: the section's table rows (header
+# left out) as table rows of cells N..., each cut at its first ":" and
+# without bold, or whole
+table_cells() {
+	local sec=$1 how=$2
+	shift 2
+	section "$TOP/docs/real-systems.md" "$sec" | awk -F' *[|] *' -v cols="$*" -v how="$how" '
+		BEGIN { n = split(cols, c, " ") }
+		/^[|] [^:]/ && !header++ { next }
+		/^[|] [^:]/ {
+			row = "|"
+			for (i = 1; i <= n; i++) {
+				cell = $(c[i] + 1)
+				if (how == "cut") { sub(/:.*/, "", cell); gsub(/[*]/, "", cell) }
+				row = row " " cell " |"
+			}
+			print row
+		}'
+}
+
 real_systems_appendix() {
-	local page=$TOP/docs/real-systems.md
 	echo
 	echo "# Appendix: who speaks tokens {.appendix}"
 	echo
 	echo "| system | first version | in this project |"
 	echo "|:--|:--|:--|"
-	section "$page" "## Clients and managers" | awk -F' *[|] *' '
-		/^[|] [^:]/ && $2 != "system" {
-			here = $5; sub(/:.*/, "", here); gsub(/\*/, "", here)
-			printf "| %s | %s | %s |\n", $2, $3, here }'
-	section "$page" "## Clients and managers" | awk -F' *[|] *' '
-		/^[|] [^:]/ && $2 != "system" { printf "%s %s: %s\n", $2, $3, $4 }' | notes
+	table_cells "## Clients and managers" cut 1 2 4
+	# the knobs, one item each: "- system version: knob"
+	table_cells "## Clients and managers" whole 1 2 3 | sed 's/^| /- /; s/ |$//; s/ | / /; s/ | /: /' | notes
 	echo
 	echo "# Appendix: which kernels have tokens {.appendix}"
 	echo
 	echo "| kernel | tokens |"
 	echo "|:--|:--|"
-	section "$page" "## Kernels" | awk -F' *[|] *' '
-		/^[|] [^:]/ && $2 != "kernel" {
-			has = $3; sub(/:.*/, "", has); gsub(/\*/, "", has)
-			printf "| %s | %s |\n", $2, has }'
+	table_cells "## Kernels" cut 1 2
 	echo "Sources, row by row: the site's page \"Tokens in real systems\"." | notes
 }
 
