@@ -103,9 +103,11 @@ help:
 	@echo "                       conflict, run again after resolving; ADOPT=1 makes it the pinned base"
 	@echo "  make fresh           'make demo' in a minimal Debian 12 root (mmdebstrap), nothing preinstalled"
 	@echo "  make wide-check [STEP=NN]  compile what a step touches under a wide config; then (or with"
-	@echo "                       STEP=debian alone) what every step touches, with Debian's own amd64 config"
+	@echo "                       STEP=debian alone) what any step touches, as the last step has it,"
+	@echo "                       with Debian's own amd64 config"
 	@echo "  make test-host       the tests of the tooling in tests/host (builds every step, 6.12 and the"
-	@echo "                       initramfs first if needed; a few of them boot a VM)"
+	@echo "                       initramfs first if needed, the patch queue and the Debian-config"
+	@echo "                       compile; a few of them boot a VM)"
 	@echo "  make bench           cold build, one-file rebuild, boot-to-result (BENCH_COLD=0: boots only)"
 	@echo "  make clean           remove build outputs and scratch; keep the kernel trees and object"
 	@echo "                       dirs (build/linux*, build/obj, obj-debug, obj-mainline) and the caches"
@@ -341,8 +343,10 @@ wide-check:
 	fi
 
 # The host tests read every step's build, the initramfs and 6.12's
-# headers, and a few boot a VM: build what they read first.
-test-host: initramfs initramfs-mainline
+# headers, the patch queue and the Debian-config report, and a few boot
+# a VM: build what they read first.
+test-host: initramfs initramfs-mainline debian-patches
+	@sh kernel/wide-check.sh --debian
 	@sh tests/run.sh host
 
 bench: initramfs

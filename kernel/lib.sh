@@ -220,6 +220,11 @@ need_space() {
 # nothing for a package that is not pinned.
 pinned_version() {
 	[ -f "$VERSIONS" ] || die "missing $VERSIONS"
+	# Debian's configuration comes from the same source package as the
+	# kernel source, so it is pinned with it, never apart
+	case $1 in
+	linux-config-6.1) set -- linux-source-6.1 ;;
+	esac
 	awk -v p="$1" '$1 == p { print $2 }' "$VERSIONS"
 }
 

@@ -84,7 +84,7 @@ adopt() {
 	for s in $(series_steps | tail -n +2); do
 		cp "$P/patches/$s.patch" "$TOP/steps/$s/patch"
 	done
-	awk -v v="$version" 'BEGIN { OFS = "\t" } $1 == "linux-source-6.1" || $1 == "linux-config-6.1" { $2 = v } { print }' \
+	awk -v v="$version" 'BEGIN { OFS = "\t" } $1 == "linux-source-6.1" { $2 = v } { print }' \
 		"$VERSIONS" >"$VERSIONS.new"
 	mv "$VERSIONS.new" "$VERSIONS"
 	rm -rf "$ports"

@@ -19,7 +19,7 @@
 # linux-config-6.1 package at the version kernel/versions pins), in
 # build/obj-debian: what a distro ships is compiled with its own options,
 # modules included.  The objects that configuration does not build are
-# listed in build/report/debian-config.txt as well.
+# listed in build/report/debian-config.tsv as well.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -43,15 +43,16 @@ files_to_compile() {
 	printf '%s\n' $touched $users | sed '/^$/d'
 }
 
-take_lock
 if [ "${1:-}" = --debian ]; then
 	step=$(series_steps | tail -1)
 	label="Debian's configuration"
 	WIDE=$BUILD/obj-debian
 	pin=$(pinned_version linux-config-6.1)
 	have=$(installed_version linux-config-6.1)
-	[ "$have" = "$pin" ] && [ -f "$DEBIAN_CONFIG" ] ||
-		die "Debian's configuration is linux-config-6.1 $pin (kernel/versions), here ${have:-not installed}; run 'make deps'"
+	[ "$have" = "$pin" ] ||
+		die "Debian's configuration is linux-config-6.1 $pin (the version of linux-source-6.1 in kernel/versions), here ${have:-not installed}; run 'make deps'"
+	[ -f "$DEBIAN_CONFIG" ] ||
+		die "$DEBIAN_CONFIG is missing although linux-config-6.1 $pin is installed; reinstall it: apt-get install --reinstall linux-config-6.1=$pin"
 	frag=$DEBIAN_CONFIG
 else
 	step=$(resolve_step "${1:-}")
@@ -62,6 +63,7 @@ fi
 id=$(step_id "$step")
 patch=$TOP/steps/$step/patch
 [ -f "$patch" ] || { echo "step-$id: no patch, nothing to check"; exit 0; }
+take_lock
 kbuild_env
 
 # the branch is current once the series is applied (tests/run.sh does that
@@ -140,11 +142,13 @@ if [ "$WIDE" = "$BUILD/obj-debian" ]; then
 	for f in $files; do
 		rm -f "$WIDE/${f%.c}.o"
 	done
-	tops=$(printf '%s\n' $files | sed 's|/.*|/|' | sort -u)
+	# (arch/ itself is no kbuild folder: arch/x86/ is)
+	tops=$(printf '%s\n' $files | sed 's|^arch/[^/]*/.*|arch/x86/|; s|^\([^/]*\)/.*|\1/|' | sort -u)
+	# one job: parallel sub-makes could interleave their long lines
 	# shellcheck disable=SC2086 # a list of folders
-	kmake "$LINUX" "$WIDE" -n $tops 2>"$WIDE/dry-run.log" |
-		sed -n 's/.* -o \([^ ]*\.o\) .*/\1/p' | sort -u >"$WIDE/built-objects" ||
-		{ cat "$WIDE/dry-run.log" >&2; die "make -n failed for $label"; }
+	JOBS=1 kmake "$LINUX" "$WIDE" -n $tops >"$WIDE/dry-run.out" 2>"$WIDE/dry-run.log" ||
+		{ cat "$WIDE/dry-run.log" >&2; die "make -n $tops failed for $label"; }
+	sed -n 's/.* -o \([^ ]*\.o\) .*/\1/p' "$WIDE/dry-run.out" | sort -u >"$WIDE/built-objects"
 	for f in $files; do
 		if grep -qxF "${f%.c}.o" "$WIDE/built-objects"; then
 			objs="$objs ${f%.c}.o"
@@ -152,6 +156,9 @@ if [ "$WIDE" = "$BUILD/obj-debian" ]; then
 			skipped="$skipped $f"
 		fi
 	done
+	# kernel/bpf/syscall.c is built by any configuration with bpf():
+	# none at all means the dry run was not read right
+	[ -n "$objs" ] || die "kbuild's dry run lists none of the files for $label (build/obj-debian/dry-run.out); nothing compiled"
 else
 	# the objects their directory's Makefile names at all (wide.config
 	# turns on the options they are built under)

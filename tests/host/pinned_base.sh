@@ -23,14 +23,32 @@ expect_fail "deps --check: the pinned package=version is missing" "missing: linu
 	env BPFTOK_VERSIONS="$fake" sh "$TOP/kernel/deps.sh" --check
 expect_fail "without root: a pin the archive lacks is named, not put in a sudo line" \
 	"6.1.999-1, the version the steps are made on" as_nobody_deps BPFTOK_VERSIONS="$fake"
-# a pin that is in the archive but not installed: the sudo line has package=version
-other=$(apt-cache madison linux-source-6.1 | awk -v p="$pin" '$3 != p { print $3; exit }')
+# a pin that is in the archive but not installed: the sudo line has
+# package=version.  Debian's configuration is pinned with the source, so
+# the pin is one the archive has both packages of (it keeps fewer
+# versions of the amd64 linux-config-6.1 than of linux-source-6.1).
+other=$(apt-cache madison linux-config-6.1 | awk '{ print $3 }' >"$fake.configs"
+	apt-cache madison linux-source-6.1 | awk -v p="$pin" '$3 != p { print $3 }' |
+		grep -xF -f "$fake.configs" | head -1)
+rm -f "$fake.configs"
+check "the archive has another version of both linux-source-6.1 and linux-config-6.1 (${other:-none})" [ -n "$other" ]
 sed "s/^linux-source-6.1\t.*/linux-source-6.1\t$other/" "$TOP/kernel/versions" >"$fake.other"
 chmod 644 "$fake.other"
 expect_fail "without root: the sudo line installs package=version" \
 	"apt-get install -y --no-install-recommends --allow-downgrades linux-source-6.1=$other" \
 	as_nobody_deps BPFTOK_VERSIONS="$fake.other"
 rm -f "$fake.other"
+# a source pin whose configuration the archive lacks is named as such
+noconfig=$(apt-cache madison linux-config-6.1 | awk '{ print $3 }' >"$fake.configs"
+	apt-cache madison linux-source-6.1 | awk '{ print $3 }' | grep -vxF -f "$fake.configs" | head -1)
+rm -f "$fake.configs"
+if [ -n "$noconfig" ]; then
+	sed "s/^linux-source-6.1\t.*/linux-source-6.1\t$noconfig/" "$TOP/kernel/versions" >"$fake.other"
+	chmod 644 "$fake.other"
+	expect_fail "without root: a source pin whose configuration the archive lacks names linux-config-6.1" \
+		"linux-config-6.1 $noconfig, the version the steps are made on" as_nobody_deps BPFTOK_VERSIONS="$fake.other"
+	rm -f "$fake.other"
+fi
 if [ "$(id -u)" = 0 ]; then
 	# apt-get update, then the archive lookup (nothing is installed)
 	expect_fail "deps: a pin the archive lacks names both versions" "6.1.999-1, the version the steps are made on" \
