@@ -18,7 +18,10 @@
 #                     bpf list; otherwise the first commit id of the
 #                     "Upstream" row, a backport (the code is this
 #                     project's, written for 6.1);
-#   Applied-Upstream  the "Linux X.Y" of that Upstream row, with the id;
+#   Applied-Upstream  the newest "Linux X.Y" of that Upstream row, with
+#                     the commit named last before it: from that release
+#                     on upstream has all of the patch (step 18's fix
+#                     came in 6.12, three releases after the feature);
 #   Forwarded         not-needed: each patch is upstream's own or its
 #                     reimplementation, there is nothing to send back;
 #   Last-Update       the step commit's author date (its patch's Date).
@@ -52,15 +55,24 @@ dep3_origin() {
 		echo "Origin: other, $(v6_posting "$series")"
 	elif [ -n "$upstream" ]; then
 		id=$(printf '%s\n' "$upstream" | grep -o '\b[0-9a-f]\{12\}\b' | head -1)
-		release=$(printf '%s\n' "$upstream" | grep -o 'Linux [0-9]*\.[0-9]*' | head -1)
-		[ -n "$id" ] && [ -n "$release" ] ||
-			die "steps/$1/NOTES.md: its Upstream row names no commit id (12 hex digits) or no \"Linux X.Y\"; both make the patch's DEP-3 Origin and Applied-Upstream"
+		# "RELEASE ID" for each "Linux X.Y" and the id named last before
+		# it, the newest release last
+		applied=$(printf '%s\n' "$upstream" | grep -o '\b[0-9a-f]\{12\}\b\|Linux [0-9]*\.[0-9]*' |
+			awk '/^Linux/ { if (last != "") print $2, last; next } { last = $0 }' | sort -V | tail -1)
+		[ -n "$id" ] && [ -n "$applied" ] ||
+			die "steps/$1/NOTES.md: its Upstream row names no commit id (12 hex digits) followed by a \"Linux X.Y\"; they make the patch's DEP-3 Origin and Applied-Upstream"
 		echo "Origin: backport, commit:$id"
-		echo "Applied-Upstream: ${release#Linux }, commit:$id"
+		echo "Applied-Upstream: ${applied% *}, commit:${applied#* }"
 	else
 		die "steps/$1/NOTES.md: its table has neither a \"Series patch | NN/13\" row nor an \"Upstream\" row; one of them makes the patch's DEP-3 Origin"
 	fi
 	echo "Forwarded: not-needed"
+}
+
+# commit_field FORMAT BRANCH: its commit's fields, without a signature
+# check a user's log.showSignature would add
+commit_field() {
+	git -C "$LINUX" log -1 --no-show-signature --format="$1" "$2"
 }
 
 # dep3_patch STEP: the step's commit as a quilt patch with a DEP-3 header
@@ -68,43 +80,46 @@ dep3_patch() {
 	local branch prev
 	branch=$(branch_of "$1")
 	prev=$(branch_of "$(prev_step "$1")")
-	git -C "$LINUX" log -1 --format='Description: %s' "$branch"
+	commit_field 'Description: %s' "$branch"
 	# the message's body as DEP-3's long description: each line indented
 	# by a space, an empty line as " ."
-	git -C "$LINUX" log -1 --format='%b' "$branch" | sed -e '/./!s/^/./' -e 's/^/ /' |
+	commit_field '%b' "$branch" | sed -e '/./!s/^/./' -e 's/^/ /' |
 		sed -e :a -e '/^ \.$/{$d;N;ba' -e '}'
-	git -C "$LINUX" log -1 --format='Author: %an <%ae>' "$branch"
+	commit_field 'Author: %an <%ae>' "$branch"
 	dep3_origin "$1"
-	git -C "$LINUX" log -1 --format='Last-Update: %as' "$branch"
+	commit_field 'Last-Update: %as' "$branch"
 	echo "---"
 	# plain git diffs, whatever the user's git config: a/ and b/ prefixes
 	# for quilt's patch -p1, no renames for GNU patch
-	git -C "$LINUX" -c diff.noprefix=false -c diff.mnemonicPrefix=false \
-		diff --no-ext-diff --no-color --no-renames --stat=72 --summary --patch \
-		"$prev" "$branch"
+	git -C "$LINUX" diff --no-ext-diff --no-color --no-renames --src-prefix=a/ --dst-prefix=b/ \
+		--stat=72 --summary --patch "$prev" "$branch"
 }
 
 if [ "${1:-}" = --origin ]; then
-	dep3_origin "$(resolve_step "${2:-}")"
+	step=$(resolve_step "${2:-}")
+	dep3_origin "$step"
 	exit 0
 fi
 [ $# = 0 ] || die "usage: kernel/debian-patches.sh [--origin STEP]"
 
+need_tools "the patch queue check" quilt:quilt xz:xz-utils
 take_lock
 sh "$TOP/kernel/tree.sh" apply
-need_tools "the patch queue check" quilt:quilt xz:xz-utils
 first=$(series_steps | head -1)
 last=$(series_steps | tail -1)
 
-rm -rf "$QUEUE"
-mkdir -p "$QUEUE/$SUBDIR"
+# made beside, and put in place only once proved: a queue in
+# build/debian-patches/ is always one that applies
+new=$QUEUE.new
+rm -rf "$new"
+mkdir -p "$new/$SUBDIR"
 for s in $(series_steps); do
 	[ "$s" != "$first" ] || continue
-	dep3_patch "$s" >"$QUEUE/$SUBDIR/$s.patch"
-	echo "$SUBDIR/$s.patch" >>"$QUEUE/series"
+	dep3_patch "$s" >"$new/$SUBDIR/$s.patch"
+	echo "$SUBDIR/$s.patch" >>"$new/series"
 done
-n=$(wc -l <"$QUEUE/series")
-sh "$TOP/kernel/dep3.sh" "$QUEUE/$SUBDIR"/*.patch ||
+n=$(wc -l <"$new/series")
+sh "$TOP/kernel/dep3.sh" "$new/$SUBDIR"/*.patch ||
 	die "the queue's DEP-3 headers are incomplete (above)"
 
 # Prove it: a fresh extraction of the pinned source, the queue pushed
@@ -119,18 +134,21 @@ info "debian-patches: extracting $(basename "$KERNEL_TARBALL") afresh (about a m
 tar -xJf "$KERNEL_TARBALL" -C "$check" --strip-components=1
 info "debian-patches: quilt push -a --fuzz=0 ($n patches)"
 log=$BUILD/debian-patches-push.log
-if ! (cd "$check" && QUILT_PATCHES=$QUEUE QUILT_PC=.pc quilt --quiltrc=- push -a --fuzz=0) >"$log" 2>&1; then
+if ! (cd "$check" && QUILT_PATCHES=$new QUILT_PC=.pc quilt --quiltrc=- push -a --fuzz=0) >"$log" 2>&1; then
 	cat "$log" >&2
-	die "quilt push -a --fuzz=0 failed on a fresh $(basename "$KERNEL_TARBALL") (above; $log)"
+	die "quilt push -a --fuzz=0 failed on a fresh $(basename "$KERNEL_TARBALL") (above; $log; the tree is in $check)"
 fi
+# hashed as git hashes a commit, with no conversion a user's git
+# configuration could ask for
 git -C "$check" init -q
 echo "$LINUX/.git/objects" >"$check/.git/objects/info/alternates"
-git -C "$check" add -A -f -- . ':(exclude).pc'
+git -C "$check" -c core.autocrlf=false -c core.attributesFile=/dev/null add -A -f -- . ':(exclude).pc'
 got=$(git -C "$check" write-tree)
 want=$(git -C "$LINUX" rev-parse "$(branch_of "$last")^{tree}")
 if [ "$got" != "$want" ]; then
 	git -C "$check" diff --stat "$want" "$got" >&2 || true
 	die "the queue applies but does not give $(branch_of "$last")'s tree (files above; the tree is in $check)"
 fi
-rm -rf "$check"
+rm -rf "$check" "$QUEUE"
+mv "$new" "$QUEUE"
 info "debian-patches: build/debian-patches/ ($n patches and series); quilt push -a on a fresh linux-source-6.1 gives $(branch_of "$last")"

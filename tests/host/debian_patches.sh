@@ -65,11 +65,17 @@ cp "$TOP/kernel/lib.sh" "$TOP/kernel/debian-patches.sh" "$scratch/top/kernel/"
 printf '00-base\n01-one\n' >"$scratch/top/steps/series"
 echo patch >"$scratch/top/steps/01-one/patch"
 printf '# Step 01: one\n\n| | |\n|---|---|\n| Upstream | abcdef012345 "x" |\n' >"$scratch/top/steps/01-one/NOTES.md"
-expect_fail "an Upstream row without its release is refused" "names no commit id (12 hex digits) or no \"Linux X.Y\"" \
+expect_fail "an Upstream row without its release is refused" "names no commit id (12 hex digits) followed by a \"Linux X.Y\"" \
 	env TOP="$scratch/top" sh "$scratch/top/kernel/debian-patches.sh" --origin 01
 sed -i 's/"x" |/"x" (Linux 6.9) |/' "$scratch/top/steps/01-one/NOTES.md"
 check "... and taken with it" \
 	sh -c "TOP='$scratch/top' sh '$scratch/top/kernel/debian-patches.sh' --origin 01 | grep -qx 'Applied-Upstream: 6.9, commit:abcdef012345'"
+# a feature and its later fix: applied upstream from the fix's release
+sed -i 's/(Linux 6.9) |/(Linux 6.9), with its fix 0123456789ab "y" (Linux 6.12) |/' "$scratch/top/steps/01-one/NOTES.md"
+check "a row with a fix: Origin the first commit, Applied-Upstream the newest release and its fix" \
+	sh -c "TOP='$scratch/top' sh '$scratch/top/kernel/debian-patches.sh' --origin 01 | tr '\n' ' ' |
+		grep -q 'Origin: backport, commit:abcdef012345 Applied-Upstream: 6.12, commit:0123456789ab '"
+expect_fail "an unknown step is refused" "unknown STEP 'bogus'" sh "$TOP/kernel/debian-patches.sh" --origin bogus
 
 # The queue make check made: one patch per step after 00, in series order.
 queue=$BUILD/debian-patches
@@ -84,7 +90,7 @@ fi
 # Debian's configuration: without it the compile names the fix; with it
 # (make check ran wide-compile/debian-config before these tests) every
 # .c file a step touches is in the report, compiled or not built.
-expect_fail "the Debian-config compile without linux-config-6.1's file names make deps" "run 'make deps'" \
+expect_fail "the Debian-config compile without linux-config-6.1's file says how to reinstall it" "apt-get install --reinstall linux-config-6.1=" \
 	env DEBIAN_CONFIG=/nonexistent/config.xz sh "$TOP/kernel/wide-check.sh" --debian
 report=$BUILD/report/debian-config.tsv
 if [ -f "$report" ]; then
